@@ -1,0 +1,243 @@
+"""``/api/organizations`` and ``/api/organizations/<id|@current>`` (spec 4.1, facts 1).
+
+Mirrors ``posthog/api/organization.py`` as PostHog Cloud runs it:
+
+* **List**: the organizations the user belongs to, narrowed to the key's
+  ``scoped_organizations``; a user with no organization gets 404 "You need to belong to an
+  organization.". A key with ``scoped_teams`` gets 403 (organization-based endpoint).
+* **Retrieve**: looked up among the listable organizations, so a non-member, an unknown ID or an
+  organization outside the key's scope gives 404 "Not found.". ``@current`` is the user's current
+  organization (404 "Current organization not found." when there is none) and is then subject to
+  the key's ``scoped_organizations`` (403).
+* **Create**: 201; the requester becomes owner, a project "Default project" is created, and the
+  user's current organization and project switch to the new ones. Cloud has no multi-organization
+  premium check, so neither has the emulator.
+* **Update** (PATCH/PUT): level >= 8 (admin), else 403 "Your organization access level is
+  insufficient.".
+* **Delete**: level 15 (owner), same 403 otherwise; 204. Memberships and projects go with it; users
+  whose current organization it was move to another membership (or none).
+
+Scope object ``organization``.
+"""
+
+from functools import cached_property
+from uuid import UUID
+
+from django.db import transaction
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from rest_framework import serializers, viewsets
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import IsAuthenticated
+
+from posthog_emulator.api.shared import ProjectBasicSerializer, TeamBasicSerializer
+from posthog_emulator.auth import personal_api_key_of
+from posthog_emulator.models import INTERNAL_BOT_EMAIL_SUFFIX, Organization, OrganizationMembership, User
+from posthog_emulator.permissions import APIScopePermission, OrganizationAdminWritePermissions
+from posthog_emulator.routing import EmulatorViewSetMixin
+
+INSTANCE_TAG = "none"  # PostHog's settings.INSTANCE_TAG default
+
+
+def member_count_queryset():
+    """Memberships that count as members: active users, not PostHog's internal bots."""
+    return OrganizationMembership.objects.filter(user__is_active=True).exclude(
+        user__email__endswith=INTERNAL_BOT_EMAIL_SUFFIX
+    )
+
+
+class OrganizationPermissionsWithDelete(OrganizationAdminWritePermissions):
+    """Admin (8) for updates, owner (15) for deletion; the message is inherited (facts 1)."""
+
+    def required_level(self, request, view) -> int:
+        if request.method == "DELETE":
+            return OrganizationMembership.Level.OWNER
+        return OrganizationMembership.Level.ADMIN
+
+
+class OrganizationSerializer(serializers.ModelSerializer):
+    """Fields of spec 2.2 plus the newer ones PostHog's ``OrganizationSerializer`` returns.
+
+    ``member_count`` is an integer (PostHog computes it in a ``SerializerMethodField``; the spec
+    types it as a string only because of how its OpenAPI document was generated), and ``metadata``
+    is an object ``{"instance_tag": ...}``.
+    """
+
+    membership_level = serializers.SerializerMethodField()
+    teams = serializers.SerializerMethodField()
+    projects = serializers.SerializerMethodField()
+    metadata = serializers.SerializerMethodField()
+    member_count = serializers.SerializerMethodField()
+    default_role_id = serializers.SerializerMethodField()
+    logo_media_id = serializers.UUIDField(required=False, allow_null=True)
+
+    class Meta:
+        model = Organization
+        fields = [
+            "id",
+            "name",
+            "slug",
+            "logo_media_id",
+            "created_at",
+            "updated_at",
+            "membership_level",
+            "plugins_access_level",
+            "teams",
+            "projects",
+            "available_product_features",
+            "is_member_join_email_enabled",
+            "metadata",
+            "customer_id",
+            "enforce_2fa",
+            "members_can_invite",
+            "members_can_use_personal_api_keys",
+            "allow_publicly_shared_resources",
+            "member_count",
+            "is_ai_data_processing_approved",
+            "default_experiment_stats_method",
+            "default_role_id",
+        ]
+        read_only_fields = [
+            "id",
+            "slug",
+            "created_at",
+            "updated_at",
+            "membership_level",
+            "plugins_access_level",
+            "teams",
+            "projects",
+            "available_product_features",
+            "metadata",
+            "customer_id",
+            "member_count",
+            "default_role_id",
+        ]
+
+    def validate_logo_media_id(self, value):
+        # PostHog validates this against uploaded media; the emulator stores no uploads, so any
+        # non-null ID is unknown, with PrimaryKeyRelatedField's message and code.
+        if value is not None:
+            raise serializers.ValidationError(f'Invalid pk "{value}" - object does not exist.', code="does_not_exist")
+        return value
+
+    def create(self, validated_data):
+        organization, _, _ = Organization.objects.bootstrap(self.context["request"].user, **validated_data)
+        return organization
+
+    def get_membership_level(self, organization: Organization) -> int | None:
+        # One query per response, shared by every organization of a list page.
+        levels = self.context.setdefault("_membership_levels", {})
+        if organization.id not in levels:
+            levels.update(
+                OrganizationMembership.objects.filter(user=self.context["request"].user).values_list(
+                    "organization_id", "level"
+                )
+            )
+        return levels.get(organization.id)
+
+    def _nested(self, serializer_class):
+        # One nested serializer per response: building a serializer's fields is the costly part.
+        cache = self.context.setdefault("_nested_serializers", {})
+        if serializer_class not in cache:
+            cache[serializer_class] = serializer_class(context=self.context)
+        return cache[serializer_class]
+
+    def get_teams(self, organization: Organization) -> list[dict]:
+        serializer = self._nested(TeamBasicSerializer)
+        return [serializer.to_representation(team) for team in organization.teams.all()]
+
+    def get_projects(self, organization: Organization) -> list[dict]:
+        serializer = self._nested(ProjectBasicSerializer)
+        return [serializer.to_representation(team) for team in organization.teams.all()]
+
+    def get_metadata(self, organization: Organization) -> dict:
+        return {"instance_tag": INSTANCE_TAG}
+
+    def get_member_count(self, organization: Organization) -> int:
+        """Active, non-bot members (annotated on list queries, counted otherwise)."""
+        annotated = getattr(organization, "annotated_member_count", None)
+        if annotated is not None:
+            return annotated
+        return member_count_queryset().filter(organization=organization).count()
+
+    def get_default_role_id(self, organization: Organization) -> None:
+        return None  # roles are an enterprise feature the emulator does not have
+
+
+class OrganizationViewSet(EmulatorViewSetMixin, viewsets.ModelViewSet):
+    scope_object = "organization"
+    serializer_class = OrganizationSerializer
+    permission_classes = [OrganizationPermissionsWithDelete]
+    queryset = Organization.objects.none()
+    lookup_field = "id"
+    lookup_value_regex = r"[^/]+"
+
+    def dangerously_get_permissions(self):
+        # Same split as PostHog's OrganizationViewSet.dangerously_get_permissions; retrieve and
+        # destroy use the defaults (membership, then OrganizationPermissionsWithDelete).
+        if self.action in ("list", "create"):
+            return [IsAuthenticated(), APIScopePermission()]
+        if self.action in ("update", "partial_update"):
+            return [IsAuthenticated(), APIScopePermission(), OrganizationAdminWritePermissions()]
+        raise NotImplementedError()
+
+    def get_queryset(self):
+        member_count = (
+            member_count_queryset()
+            .filter(organization=OuterRef("pk"))
+            .values("organization")
+            .annotate(count=Count("id"))
+            .values("count")
+        )
+        queryset = (
+            self.request.user.organizations.order_by("created_at", "id")
+            .prefetch_related("teams")
+            .annotate(annotated_member_count=Coalesce(Subquery(member_count), 0))
+        )
+        key = personal_api_key_of(self.request)
+        if key is not None and key.scoped_organizations:
+            queryset = queryset.filter(id__in=key.scoped_organizations)
+        return queryset
+
+    @cached_property
+    def organization(self) -> Organization:
+        """The organization of a detail route (the lookup PostHog's permission checks use)."""
+        if not self.detail:
+            raise AttributeError("Not valid for non-detail routes.")
+        value = self.kwargs[self.lookup_field]
+        if value == "@current":
+            organization = self.request.user.organization
+            if organization is None:
+                raise NotFound("Current organization not found.")
+            return organization
+        try:
+            organization_id = UUID(value)
+        except ValueError:
+            # PostHog lets Django's UUID validation error escape here (a 500); 404 is kinder.
+            raise NotFound()
+        organization = self.get_queryset().filter(id=organization_id).first()
+        if organization is None:
+            raise NotFound()
+        return organization
+
+    def get_object(self):
+        organization = self.organization
+        self.check_object_permissions(self.request, organization)
+        return organization
+
+    def list(self, request, *args, **kwargs):
+        if request.user.organization is None:
+            raise NotFound("You need to belong to an organization.")
+        return super().list(request, *args, **kwargs)
+
+    def perform_destroy(self, organization: Organization) -> None:
+        with transaction.atomic():
+            affected = list(User.objects.filter(current_organization=organization))
+            organization.delete()  # memberships and projects cascade
+            for user in affected:
+                user.refresh_from_db()
+                user.switch_to(user.organizations.order_by("created_at", "id").first())
+
+
+def register(router) -> None:
+    router.register(r"organizations", OrganizationViewSet, basename="organizations")

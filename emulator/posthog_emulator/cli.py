@@ -1,0 +1,155 @@
+"""Command line: ``posthog-emulator serve`` (also ``python -m posthog_emulator serve``).
+
+Configures Django from the options (environment variables set before ``django.setup()``), creates
+the tables, bootstraps an empty database, and serves with Django's threaded WSGI server (no
+autoreload, no static files). Prints one line when ready and flushes it, so a caller can wait for
+it::
+
+    posthog-emulator listening on http://127.0.0.1:8010 (profile spec)
+
+``--port 0`` picks a free port; the line shows the port actually bound. SIGTERM and SIGINT stop
+the server cleanly (exit status 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import sys
+import tempfile
+
+from posthog_emulator import __version__
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8010
+
+
+class _Stop(Exception):
+    """Raised from the signal handler to leave ``serve_forever``."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="posthog-emulator",
+        description="A local, PostHog-compatible server for PostHog's organization administration API.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+    serve = commands.add_parser("serve", help="run the emulator", description="Run the emulator.")
+    serve.add_argument("--host", default=DEFAULT_HOST, help=f"address to bind (default {DEFAULT_HOST})")
+    serve.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port to bind; 0 picks a free one (default {DEFAULT_PORT})"
+    )
+    serve.add_argument(
+        "--db",
+        metavar="PATH",
+        help="SQLite database file, kept between runs (default: a temporary file removed on exit)",
+    )
+    serve.add_argument(
+        "--api-key",
+        metavar="KEY",
+        default=os.environ.get("POSTHOG_EMULATOR_API_KEY"),
+        help="raw value of the bootstrap personal API key (default: env POSTHOG_EMULATOR_API_KEY, "
+        "else a generated phx_ key, printed once)",
+    )
+    serve.add_argument(
+        "--profile",
+        choices=("spec", "posthog"),
+        default=os.environ.get("POSTHOG_EMULATOR_PROFILE", "spec"),
+        help="response profile (default: env POSTHOG_EMULATOR_PROFILE, else spec)",
+    )
+    serve.add_argument("--quiet", action="store_true", help="do not log each request")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "profile", "spec") not in ("spec", "posthog"):  # a bad POSTHOG_EMULATOR_PROFILE
+        parser.error(f"invalid profile {args.profile!r} (choose from 'spec', 'posthog')")
+    if args.command == "serve":
+        return serve(args)
+    return 2  # pragma: no cover - argparse already rejected anything else
+
+
+def serve(args: argparse.Namespace) -> int:
+    temp_dir = None
+    if args.db:
+        db_path = os.path.abspath(args.db)
+    else:
+        temp_dir = tempfile.mkdtemp(prefix="posthog-emulator-")
+        db_path = os.path.join(temp_dir, "emulator.sqlite3")
+    os.environ["POSTHOG_EMULATOR_DB"] = db_path
+    os.environ["POSTHOG_EMULATOR_PROFILE"] = args.profile
+    os.environ["DJANGO_SETTINGS_MODULE"] = "posthog_emulator.settings"
+    try:
+        return _run(args)
+    finally:
+        if temp_dir:
+            shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+def _run(args: argparse.Namespace) -> int:
+    import django
+
+    django.setup()
+
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
+
+    from posthog_emulator import bootstrap
+
+    bootstrap.migrate()
+    raw_key, created = bootstrap.ensure_bootstrap(args.api_key)
+    if created and not args.api_key:
+        print(f"posthog-emulator bootstrap API key: {raw_key}", flush=True)
+    elif not created and not args.api_key:
+        print("posthog-emulator: existing database; its keys are stored hashed and are not shown", flush=True)
+
+    # Import the URLconf and every view now, so the first request is as fast as the others.
+    from django.urls import get_resolver
+
+    get_resolver().url_patterns
+
+    quiet = args.quiet
+
+    class RequestHandler(WSGIRequestHandler):
+        def setup(self):
+            super().setup()
+            # Headers and body go out in separate writes; without TCP_NODELAY a keep-alive client
+            # waits ~40 ms for a delayed ACK on every response.
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+        def log_message(self, format, *log_args):
+            if not quiet:
+                super().log_message(format, *log_args)
+
+    try:
+        httpd = ThreadedWSGIServer((args.host, args.port), RequestHandler, ipv6=":" in args.host)
+    except OSError as error:
+        print(f"posthog-emulator: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr, flush=True)
+        return 1
+    httpd.daemon_threads = True
+    httpd.set_app(WSGIHandler())
+
+    def stop(signum, frame):
+        raise _Stop()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+
+    host, port = httpd.server_address[:2]
+    shown_host = f"[{host}]" if ":" in host else host
+    print(f"posthog-emulator listening on http://{shown_host}:{port} (profile {args.profile})", flush=True)
+    try:
+        httpd.serve_forever()
+    except _Stop:
+        pass
+    finally:
+        httpd.server_close()
+    print("posthog-emulator stopped", flush=True)
+    return 0

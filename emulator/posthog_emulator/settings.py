@@ -1,0 +1,89 @@
+"""Django settings for the emulator.
+
+Configuration comes from environment variables, which :mod:`posthog_emulator.cli` sets before
+``django.setup()``:
+
+``POSTHOG_EMULATOR_DB``
+    Path of the SQLite database file. Default: a per-process file in the temp directory (a file,
+    not ``:memory:``, because every server thread opens its own connection and each in-memory
+    connection would see a different, empty database).
+``POSTHOG_EMULATOR_PROFILE``
+    ``spec`` (default) or ``posthog``; see :mod:`posthog_emulator.profiles`.
+``POSTHOG_EMULATOR_REQUEST_LOG_MAX``
+    How many requests the request log keeps (default 100000; oldest dropped first).
+
+Mirrors ``posthog/settings/web.py`` where it matters (facts 0.2-0.4): ``APPEND_SLASH = False``,
+limit/offset pagination with a page size of 100 and no maximum, DRF's default parsers, and
+``exceptions_hog.exception_handler`` as the exception handler.
+"""
+
+import os
+import tempfile
+
+DEBUG = False
+SECRET_KEY = "posthog-emulator-not-a-secret"  # nothing is signed: no sessions, no cookies
+ALLOWED_HOSTS = ["*"]
+USE_TZ = True
+TIME_ZONE = "UTC"
+USE_I18N = False
+APPEND_SLASH = False
+ROOT_URLCONF = "posthog_emulator.urls"
+WSGI_APPLICATION = None
+DATA_UPLOAD_MAX_MEMORY_SIZE = 20 * 1024 * 1024  # PostHog: 20 MB (facts 0.2)
+DEFAULT_AUTO_FIELD = "django.db.models.AutoField"
+
+INSTALLED_APPS = ["rest_framework", "posthog_emulator"]
+
+MIDDLEWARE = ["posthog_emulator.middleware.EmulatorMiddleware"]
+
+DATABASES = {
+    "default": {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": os.environ.get("POSTHOG_EMULATOR_DB")
+        or os.path.join(tempfile.gettempdir(), f"posthog-emulator-{os.getpid()}.sqlite3"),
+        # Keep a thread's connection across the requests of one keep-alive connection; the
+        # threaded server closes it when the client disconnects.
+        "CONN_MAX_AGE": None,
+        "OPTIONS": {
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        },
+    }
+}
+
+EMULATOR_PROFILE = os.environ.get("POSTHOG_EMULATOR_PROFILE", "spec")
+EMULATOR_REQUEST_LOG_MAX = int(os.environ.get("POSTHOG_EMULATOR_REQUEST_LOG_MAX", "100000"))
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["posthog_emulator.auth.PersonalAPIKeyAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # No django.contrib.auth: an unauthenticated request has user None instead of AnonymousUser.
+    "UNAUTHENTICATED_USER": None,
+    "UNAUTHENTICATED_TOKEN": None,
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": [
+        "rest_framework.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "EXCEPTION_HANDLER": "exceptions_hog.exception_handler",
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 100,
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+
+EXCEPTIONS_HOG = {
+    # PostHog reports unexpected errors to Sentry here; the emulator logs the traceback.
+    "EXCEPTION_REPORTING": "posthog_emulator.errors.report_exception",
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "loggers": {
+        "posthog_emulator": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+        "django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False},
+    },
+}

@@ -1,0 +1,183 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: organization
+short_description: Create, update or delete a PostHog organization
+version_added: 0.1.0
+description:
+  - Makes sure a PostHog organization exists with the settings you give, or does not exist.
+  - The organization is found by O(id), or else by O(name) among the organizations the API key's
+    user belongs to. Settings you leave out are not managed.
+  - Creating an organization makes the API key's user its owner, gives it a default project, and
+    makes it that user's current organization, so later tasks that use V(@current) act on it.
+author:
+  - posthog.admin contributors
+extends_documentation_fragment:
+  - posthog.admin.posthog
+  - posthog.admin.posthog.attributes
+options:
+  state:
+    description:
+      - V(present) creates the organization or updates its settings.
+      - V(absent) deletes it, with all its projects and data. Only an owner may delete.
+    type: str
+    choices: [present, absent]
+    default: present
+  id:
+    description:
+      - The organization's id (a UUID). With O(id), O(name) is a setting, so the organization can
+        be renamed.
+      - When O(id) names no organization the key can see, the task fails rather than creating one.
+    type: str
+  name:
+    description:
+      - The organization's name, at most 64 characters. Required to create one.
+      - Without O(id), the organization with this exact name; the task fails when several share it.
+    type: str
+  is_member_join_email_enabled:
+    description: Whether members get an email when someone joins the organization.
+    type: bool
+  enforce_2fa:
+    description: Whether members must use two-factor authentication.
+    type: bool
+  members_can_invite:
+    description: Whether members who are not admins may invite people (honoured on plans with invite settings).
+    type: bool
+  members_can_use_personal_api_keys:
+    description: Whether members who are not admins may use personal API keys in this organization.
+    type: bool
+  allow_publicly_shared_resources:
+    description: Whether dashboards, insights and recordings may be shared publicly.
+    type: bool
+  is_ai_data_processing_approved:
+    description: Whether PostHog AI features may process the organization's data.
+    type: bool
+  default_experiment_stats_method:
+    description: The statistics method new experiments use.
+    type: str
+    choices: [bayesian, frequentist]
+notes:
+  - Needs the scope C(organization:read), and C(organization:write) to change anything.
+  - Updating needs the admin level in the organization; deleting needs the owner level.
+  - PostHog computes the slug from the name when the organization is created; it does not change
+    on rename.
+seealso:
+  - module: posthog.admin.organization_info
+"""
+
+EXAMPLES = r"""
+- name: Make sure the Acme organization exists with 2FA enforced
+  posthog.admin.organization:
+    name: Acme
+    enforce_2fa: true
+    is_member_join_email_enabled: false
+  register: acme
+
+- name: Rename it, keeping its id
+  posthog.admin.organization:
+    id: "{{ acme.organization.id }}"
+    name: Acme Corp
+
+- name: Delete an organization (owner only)
+  posthog.admin.organization:
+    name: Old sandbox
+    state: absent
+
+- name: Talk to EU Cloud with a key from the vault
+  posthog.admin.organization:
+    host: https://eu.posthog.com
+    api_key: "{{ vault_posthog_api_key }}"
+    name: Acme EU
+"""
+
+RETURN = r"""
+organization:
+  description:
+    - The organization as PostHog returns it after the task (in check mode, as it would be).
+    - Empty after O(state=absent).
+  returned: always
+  type: dict
+  sample:
+    id: 0190a3f4-7b1e-7c3a-9d2f-1a2b3c4d5e6f
+    name: Acme
+    slug: acme
+    membership_level: 15
+    member_count: 3
+    enforce_2fa: true
+    is_member_join_email_enabled: false
+    plugins_access_level: 3
+    projects:
+      - id: 2
+        name: Default project
+    created_at: "2026-11-22T10:00:00Z"
+diff:
+  description: The managed settings before and after, in diff mode.
+  returned: when diff mode is on and something changed
+  type: dict
+  sample:
+    before:
+      name: Acme
+      enforce_2fa: false
+    after:
+      name: Acme
+      enforce_2fa: true
+"""
+
+from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Resource
+
+SETTINGS = (
+    "is_member_join_email_enabled",
+    "enforce_2fa",
+    "members_can_invite",
+    "members_can_use_personal_api_keys",
+    "allow_publicly_shared_resources",
+    "is_ai_data_processing_approved",
+    "default_experiment_stats_method",
+)
+
+
+class Organization(Resource):
+    def __init__(self, ph):
+        fields = SETTINGS + (("name",) if ph.params.get("id") else ())
+        super(Organization, self).__init__(ph, "organization", "organization", "/api/organizations/", fields)
+
+    def create_payload(self, desired):
+        payload = dict(desired)
+        payload["name"] = self.params["name"]
+        return payload
+
+
+def main():
+    ph = PostHogModule(
+        argument_spec=dict(
+            state=dict(type="str", default="present", choices=["present", "absent"]),
+            id=dict(type="str"),
+            name=dict(type="str"),
+            is_member_join_email_enabled=dict(type="bool"),
+            enforce_2fa=dict(type="bool"),
+            members_can_invite=dict(type="bool"),
+            members_can_use_personal_api_keys=dict(type="bool"),
+            allow_publicly_shared_resources=dict(type="bool"),
+            is_ai_data_processing_approved=dict(type="bool"),
+            default_experiment_stats_method=dict(type="str", choices=["bayesian", "frequentist"]),
+        ),
+        required_one_of=[("id", "name")],
+        supports_check_mode=True,
+    )
+    name = ph.params.get("name")
+    if name is not None and not (0 < len(name.strip()) <= 64):
+        ph.fail("name must be 1 to 64 characters, not blank; got %d characters" % len(name))
+    ph.run(lambda ph: Organization(ph).run())
+
+
+if __name__ == "__main__":
+    main()

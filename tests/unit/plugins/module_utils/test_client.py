@@ -1,0 +1,227 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The HTTP client against a scripted server: retries, waits, pagination, errors, key hygiene."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.posthog.admin.plugins.module_utils._client import (
+    PostHogClient,
+    PostHogError,
+    backoff_delay,
+)
+
+KEY = "phx_unit_test_key_0123456789abcdefghijklmnopqrstuv"
+
+
+def make_client(server, **kwargs):
+    waits = []
+    kwargs.setdefault("retries", 3)
+    client = PostHogClient(host=server.url, api_key=KEY, sleep=waits.append, **kwargs)
+    return client, waits
+
+
+def test_bearer_auth_user_agent_and_json(server):
+    server.script((200, {"ok": True}))
+    client, dummy = make_client(server)
+    assert client.get("/api/organizations/", params={"limit": 5}) == {"ok": True}
+    request = server.requests[0]
+    assert request["headers"]["Authorization"] == "Bearer " + KEY
+    assert request["headers"]["User-Agent"].startswith("posthog.admin/")
+    assert request["path"] == "/api/organizations/?limit=5"
+
+
+def test_retries_503_then_succeeds_with_backoff(server):
+    server.script((503, {"detail": "busy"}), (502, None), (200, {"id": 1}))
+    client, waits = make_client(server)
+    assert client.get("/api/x/") == {"id": 1}
+    assert len(server.requests) == 3
+    assert len(waits) == 2 and waits[1] >= waits[0] * 0.5 and all(w > 0 for w in waits)
+    assert len(client.retry_log) == 2 and "HTTP 503" in client.retry_log[0]
+
+
+def test_retry_after_header_is_honoured(server):
+    server.script((429, {"type": "throttled_error", "code": "throttled", "detail": "slow down"}, {"Retry-After": "7"}),
+                  (200, {}))
+    client, waits = make_client(server)
+    client.get("/api/x/")
+    assert waits == [7.0]
+
+
+def test_wait_read_from_posthog_429_body(server):
+    body = {"type": "throttled_error", "code": "throttled",
+            "detail": "Request was throttled. Expected available in 3 seconds.", "attr": None}
+    server.script((429, body), (429, dict(body, detail="Request was throttled. Expected available in 1 second.")),
+                  (200, {}))
+    client, waits = make_client(server)
+    client.get("/api/x/")
+    assert waits == [3.0, 1.0]
+
+
+def test_total_wait_is_bounded_and_failure_says_so(server):
+    body = {"type": "throttled_error", "code": "throttled",
+            "detail": "Request was throttled. Expected available in 62 seconds.", "attr": None}
+    server.script((429, body))
+    client, waits = make_client(server, retry_max_delay=30)
+    with pytest.raises(PostHogError) as info:
+        client.get("/api/x/")
+    assert waits == []
+    assert info.value.status == 429
+    assert "retry_max_delay" in str(info.value)
+
+
+def test_gives_up_after_retries(server):
+    server.script(*[(502, None)] * 5)
+    client, waits = make_client(server, retries=2)
+    with pytest.raises(PostHogError) as info:
+        client.get("/api/x/")
+    assert len(server.requests) == 3
+    assert "Gave up after 2 retries" in str(info.value)
+
+
+def test_post_not_repeated_after_ambiguous_failure(server):
+    server.script((502, None), (201, {"id": "dup"}))
+    client, dummy = make_client(server)
+    with pytest.raises(PostHogError) as info:
+        client.post("/api/organizations/", {"name": "x"})
+    assert len(server.requests) == 1
+    assert "may have been applied" in str(info.value)
+
+
+def test_post_repeated_after_429(server):
+    server.script((429, {"detail": "Expected available in 1 second."}), (201, {"id": "a"}))
+    client, waits = make_client(server)
+    assert client.post("/api/organizations/", {"name": "x"}) == {"id": "a"}
+    assert [r["method"] for r in server.requests] == ["POST", "POST"]
+
+
+def test_post_recovers_the_object_it_created(server):
+    server.script((504, None))
+    client, dummy = make_client(server)
+    found = client.post("/api/organizations/", {"name": "x"}, recover=lambda: {"id": "created-before-timeout"})
+    assert found == {"id": "created-before-timeout"}
+    assert len(server.requests) == 1
+
+
+def test_post_retried_when_recover_finds_nothing(server):
+    server.script((504, None), (201, {"id": "b"}))
+    client, dummy = make_client(server)
+    assert client.post("/api/organizations/", {"name": "x"}, recover=lambda: None) == {"id": "b"}
+
+
+def test_connection_refused_is_retried_then_reported():
+    waits = []
+    client = PostHogClient(host="http://127.0.0.1:9", api_key=KEY, retries=2, sleep=waits.append, timeout=2)
+    with pytest.raises(PostHogError) as info:
+        client.post("/api/organizations/", {"name": "x"})
+    assert len(waits) == 2  # refused: nothing was written, so even a POST is retried
+    assert "connection failed" in str(info.value)
+    assert KEY not in str(info.value)
+
+
+def test_pagination_follows_next_on_same_origin(server):
+    server.script(
+        (200, {"count": 3, "next": server.url + "/api/orgs/?limit=2&offset=2", "previous": None,
+               "results": [{"id": 1}, {"id": 2}]}),
+        (200, {"count": 3, "next": None, "previous": server.url + "/api/orgs/?limit=2", "results": [{"id": 3}]}),
+    )
+    client, dummy = make_client(server)
+    assert [o["id"] for o in client.paginate("/api/orgs/", page_size=2)] == [1, 2, 3]
+    assert server.requests[0]["path"] == "/api/orgs/?limit=2"
+    assert server.requests[1]["path"] == "/api/orgs/?limit=2&offset=2"
+
+
+def test_pagination_refuses_foreign_next(server):
+    server.script((200, {"count": 4, "next": "http://evil.example:%s/steal?offset=2" % server.url.rsplit(":", 1)[1],
+                         "previous": None, "results": [{"id": 1}]}))
+    client, dummy = make_client(server)
+    items = []
+    with pytest.raises(PostHogError) as info:
+        for item in client.paginate("/api/orgs/"):
+            items.append(item)
+    assert items == [{"id": 1}]
+    assert "another origin" in str(info.value)
+    assert len(server.requests) == 1
+
+
+@pytest.mark.parametrize("next_url", ["https://127.0.0.1:{port}/api/o/?offset=1", "http://127.0.0.1:1/api/o/?offset=1"])
+def test_pagination_refuses_other_scheme_or_port(server, next_url):
+    port = server.url.rsplit(":", 1)[1]
+    server.script((200, {"next": next_url.format(port=port), "results": []}))
+    client, dummy = make_client(server)
+    with pytest.raises(PostHogError):
+        list(client.paginate("/api/o/"))
+
+
+def test_unpaginated_list_is_accepted(server):
+    server.script((200, [{"id": 1}, {"id": 2}]))
+    client, dummy = make_client(server)
+    assert len(client.list_all("/api/members/")) == 2
+
+
+def test_error_carries_posthog_fields_and_hint(server):
+    server.script((403, {"type": "authentication_error", "code": "permission_denied",
+                         "detail": "API key missing required scope 'batch_export:write'", "attr": None}))
+    client, dummy = make_client(server)
+    with pytest.raises(PostHogError) as info:
+        client.post("/api/organizations/@current/batch_exports/", {"name": "x"})
+    err = info.value
+    assert (err.method, err.path, err.status, err.type, err.code, err.attr) == (
+        "POST", "/api/organizations/@current/batch_exports/", 403, "authentication_error", "permission_denied", None)
+    assert err.missing_scope == "batch_export:write"
+    assert "batch_export:write" in str(err) and "Personal API keys" in str(err)
+
+
+def test_validation_error_names_the_field(server):
+    server.script((400, {"type": "validation_error", "code": "required", "detail": "This field is required.",
+                         "attr": "name"}))
+    client, dummy = make_client(server)
+    with pytest.raises(PostHogError) as info:
+        client.post("/api/organizations/", {})
+    assert "[field: name]" in str(info.value)
+    assert info.value.to_dict()["attr"] == "name"
+
+
+def test_401_hint_and_key_never_in_message(server):
+    # A hostile or buggy server echoing the key back must not make us print it.
+    server.script((401, {"type": "authentication_error", "code": "authentication_failed",
+                         "detail": "Personal API key %s is invalid." % KEY, "attr": None}))
+    client, dummy = make_client(server)
+    with pytest.raises(PostHogError) as info:
+        client.get("/api/organizations/")
+    text = str(info.value) + repr(info.value.to_dict())
+    assert KEY not in text
+    assert "POSTHOG_API_KEY" in text
+
+
+def test_redirect_is_not_followed(server):
+    server.script((301, None, {"Location": "http://elsewhere.example/api/"}))
+    client, dummy = make_client(server)
+    with pytest.raises(PostHogError) as info:
+        client.get("/api/organizations")
+    assert len(server.requests) == 1
+    assert "redirect" in str(info.value)
+
+
+def test_delete_404_is_done(server):
+    server.script((404, {"type": "invalid_request", "code": "not_found", "detail": "Not found.", "attr": None}))
+    client, dummy = make_client(server)
+    assert client.delete("/api/x/1/") is None
+
+
+def test_missing_key_and_bad_host_fail_early():
+    with pytest.raises(PostHogError) as info:
+        PostHogClient(host="http://127.0.0.1:1", api_key="")
+    assert "POSTHOG_API_KEY" in str(info.value)
+    with pytest.raises(PostHogError):
+        PostHogClient(host="ftp://example.com", api_key=KEY)
+
+
+def test_backoff_grows_and_is_capped():
+    assert backoff_delay(0, rng=lambda: 0.0) == 0.25
+    assert backoff_delay(3, rng=lambda: 1.0) == 4.0
+    assert backoff_delay(20, rng=lambda: 1.0) == 30.0

@@ -1,0 +1,73 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""`make demo`: start the emulator, converge demo/site.yml, converge it again expecting changed=0,
+show the inventory, stop the emulator. Exits non-zero if any step misbehaves."""
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.path.join(ROOT, ".venv", "bin")
+STATE = os.path.join(ROOT, "demo", ".state")
+RECAP = re.compile(r"^\S+\s*:\s*ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)", re.M)
+
+
+def banner(text):
+    print("\n\033[1m== %s\033[0m" % text, flush=True)
+
+
+def run(cmd, env):
+    proc = subprocess.run(cmd, cwd=os.path.join(ROOT, "demo"), env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, check=False)
+    print(proc.stdout, flush=True)
+    if proc.returncode:
+        sys.exit("demo: %s failed with exit code %d" % (" ".join(cmd), proc.returncode))
+    return proc.stdout
+
+
+def converge(env, label):
+    banner(label)
+    started = time.time()
+    out = run([os.path.join(BIN, "ansible-playbook"), "site.yml"], env)
+    recap = RECAP.findall(out)
+    if not recap:
+        sys.exit("demo: no PLAY RECAP in the output")
+    changed = sum(int(r[1]) for r in recap)
+    failed = sum(int(r[3]) + int(r[2]) for r in recap)
+    print("-> changed=%d failed=%d in %.1f s" % (changed, failed, time.time() - started))
+    return changed, failed
+
+
+def main():
+    started = time.time()
+    ctl = [os.path.join(BIN, "python"), os.path.join(ROOT, "tests", "utils", "emulator_ctl.py")]
+    port = os.environ.get("DEMO_PORT")  # default: any free loopback port
+    subprocess.check_call(ctl + ["start", "--state", STATE] + (["--port", port] if port else []))
+    try:
+        with open(os.path.join(STATE, "emulator.json")) as handle:
+            info = json.load(handle)
+        env = dict(os.environ, POSTHOG_HOST=info["url"], POSTHOG_API_KEY=info["api_key"],
+                   ANSIBLE_CONFIG=os.path.join(ROOT, "demo", "ansible.cfg"),
+                   ANSIBLE_COLLECTIONS_PATH=os.path.join(ROOT, "build"), ANSIBLE_FORCE_COLOR="0",
+                   PATH=BIN + os.pathsep + os.environ.get("PATH", ""))
+        changed, failed = converge(env, "First run: create everything")
+        if failed or not changed:
+            sys.exit("demo: the first run should change things and fail nothing")
+        changed, failed = converge(env, "Second run: nothing to change")
+        if failed or changed:
+            sys.exit("demo: the second run changed %d things; it should change none" % changed)
+        banner("ansible-inventory --graph (posthog.admin.organizations)")
+        run([os.path.join(BIN, "ansible-inventory"), "--graph"], env)
+        banner("ansible-inventory --host acme-analytics")
+        run([os.path.join(BIN, "ansible-inventory"), "--host", "acme-analytics"], env)
+    finally:
+        subprocess.call(ctl + ["stop", "--state", STATE])
+    banner("Demo done in %.0f s: converged, re-converged with changed=0, inventory shown" % (time.time() - started))
+
+
+if __name__ == "__main__":
+    main()
