@@ -407,3 +407,6 @@ class EmulatorState(models.Model):
     @classmethod
     def put(cls, key: str, value) -> None:
         cls.objects.update_or_create(key=key, defaults={"value": value})
+
+
+from posthog_emulator.domain_models import *  # noqa: E402,F401,F403

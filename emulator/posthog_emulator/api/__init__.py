@@ -15,6 +15,7 @@ from posthog_emulator.routing import OptionalSlashRouter
 RESOURCE_MODULES = [
     "organizations",
     "projects",
+    "domains",
 ]
 
 

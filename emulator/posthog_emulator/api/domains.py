@@ -1,0 +1,239 @@
+"""``/api/organizations/<organization_id>/domains`` (spec 2.4, 3.3, 4.3; facts 2).
+
+Mirrors ``posthog/api/organization_domain.py`` in its middle generation (SAML columns on the
+domain; facts 2 "Fields"), as self-hosted PostHog with every paid feature available runs it:
+
+* **Permissions**: members read; admin (>= 8) creates, updates, deletes and verifies, else 403
+  "Your organization access level is insufficient.". Scope object ``organization``. ``verify`` has
+  no scope mapping: profile ``posthog`` refuses personal API keys with 403 "This action does not
+  support Personal API Key access" (facts 0.6); profile ``spec`` asks for ``organization:write``.
+* **List**: ordered by ``domain``, paginated. Another organization's domain under your own
+  organization's URL is 404; another organization in the URL is 403.
+* **domain**: required on create, <= 128 characters, must match ``DOMAIN_PATTERN`` (lower case
+  only) else 400 ``invalid_input`` "Please enter a valid domain or subdomain name."; globally unique,
+  else 400 ``unique`` "domain with this domain already exists."; read-only after creation (a value
+  sent on update is silently ignored).
+* **Create** stores ``domain`` and the SAML fields; ``jit_provisioning_enabled``,
+  ``sso_enforcement`` and ``scim_enabled`` are ignored. The challenge is
+  ``secrets.token_urlsafe(32)`` (43 characters). PostHog Cloud gates creation behind the
+  ``automatic_provisioning`` feature; self-hosted has no gate, and neither has the emulator.
+* **Update**: on an unverified domain, a body holding ``jit_provisioning_enabled``,
+  ``sso_enforcement`` or ``scim_enabled`` (whatever the value, even ``false``/``""``) answers 400
+  ``verification_required`` "This attribute cannot be updated until the domain is verified." with
+  ``attr`` the field. PostHog also refuses ``jit_provisioning_enabled: true`` (and SCIM) without the
+  paid ``automatic_provisioning`` (``scim``) feature; the emulator has every feature available, so
+  it never answers ``feature_not_available``.
+* **SCIM** (2024+ fields): enabling answers the plain bearer token once (``scim_bearer_token``; null
+  in every other response) and ``scim_base_url`` ``<host>/scim/v2/<domain id>``; disabling drops
+  the token.
+* **Verify** (``POST .../verify``, body ignored): 400 ``already_verified`` "This domain has
+  already been verified." (``attr`` null) when verified; otherwise the TXT records of
+  ``_posthog-challenge.<domain>`` (published with ``POST /_emulator/dns``) are compared with the
+  challenge: a match sets ``verified_at``; no match sets the hidden ``last_verification_retry``.
+  Either way 200 with the domain.
+* **Delete**: 204.
+
+Control endpoints (``/_emulator/dns``): publish, list and withdraw TXT records.
+"""
+
+import hashlib
+import re
+import secrets
+
+from django.db import IntegrityError, transaction
+from django.http import HttpResponse
+from django.urls import re_path
+from django.utils import timezone
+from rest_framework import serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+
+from posthog_emulator.control import ControlError, control_view, json_response, read_json
+from posthog_emulator.domain_models import (
+    DOMAIN_PATTERN,
+    DNSRecord,
+    OrganizationDomain,
+    normalise_record_name,
+    unquote_txt,
+)
+from posthog_emulator.permissions import OrganizationAdminWritePermissions
+from posthog_emulator.routing import OrganizationNestedMixin, organization_prefix
+
+DOMAIN_REGEX = re.compile(DOMAIN_PATTERN)
+MESSAGE_INVALID_DOMAIN = "Please enter a valid domain or subdomain name."
+MESSAGE_VERIFICATION_REQUIRED = "This attribute cannot be updated until the domain is verified."
+MESSAGE_ALREADY_VERIFIED = "This domain has already been verified."
+#: Fields PostHog lets you change only once the domain is verified (in this order).
+UPDATE_ONLY_WHEN_VERIFIED = ("jit_provisioning_enabled", "sso_enforcement", "scim_enabled")
+#: Fields PostHog drops from a create body.
+IGNORED_ON_CREATE = ("jit_provisioning_enabled", "sso_enforcement", "scim_enabled")
+
+
+class OrganizationDomainSerializer(serializers.ModelSerializer):
+    """Every field of spec 2.4, plus ``has_scim``, ``scim_enabled``, ``scim_base_url`` and
+    ``scim_bearer_token`` (facts 2, 2024+)."""
+
+    is_verified = serializers.BooleanField(read_only=True)
+    has_saml = serializers.BooleanField(read_only=True)
+    has_scim = serializers.SerializerMethodField()
+    scim_base_url = serializers.SerializerMethodField()
+    scim_bearer_token = serializers.SerializerMethodField()
+
+    class Meta:
+        model = OrganizationDomain
+        fields = [
+            "id",
+            "domain",
+            "is_verified",
+            "verified_at",
+            "verification_challenge",
+            "jit_provisioning_enabled",
+            "sso_enforcement",
+            "has_saml",
+            "saml_entity_id",
+            "saml_acs_url",
+            "saml_x509_cert",
+            "has_scim",
+            "scim_enabled",
+            "scim_base_url",
+            "scim_bearer_token",
+        ]
+        read_only_fields = ["id", "is_verified", "verified_at", "verification_challenge", "has_saml"]
+
+    def get_fields(self):
+        fields = super().get_fields()
+        if self.instance is not None and not isinstance(self.instance, (list, tuple)):
+            fields["domain"].read_only = True  # read-only after creation: silently ignored
+        return fields
+
+    def validate_domain(self, domain: str) -> str:
+        if not DOMAIN_REGEX.match(domain):
+            raise ValidationError(MESSAGE_INVALID_DOMAIN)
+        return domain
+
+    def validate(self, attrs):
+        if self.instance is not None and not self.instance.is_verified:
+            for field in UPDATE_ONLY_WHEN_VERIFIED:
+                if field in attrs:
+                    raise ValidationError({field: MESSAGE_VERIFICATION_REQUIRED}, code="verification_required")
+        return attrs
+
+    def create(self, validated_data):
+        for field in IGNORED_ON_CREATE:
+            validated_data.pop(field, None)
+        validated_data["organization"] = self.context["get_organization"]()
+        return super().create(validated_data)
+
+    def update(self, instance, validated_data):
+        validated_data.pop("domain", None)
+        enabling = validated_data.get("scim_enabled") is True and not instance.scim_enabled
+        if validated_data.get("scim_enabled") is False:
+            validated_data["scim_bearer_token"] = None
+        if enabling:
+            token = secrets.token_urlsafe(32)
+            validated_data["scim_bearer_token"] = "sha256$" + hashlib.sha256(token.encode()).hexdigest()
+            self.context["scim_plain_token"] = token
+        return super().update(instance, validated_data)
+
+    def get_has_scim(self, domain: OrganizationDomain) -> bool:
+        return bool(domain.scim_enabled and domain.scim_bearer_token)
+
+    def get_scim_base_url(self, domain: OrganizationDomain):
+        if not domain.scim_enabled:
+            return None
+        return self.context["request"].build_absolute_uri(f"/scim/v2/{domain.id}")
+
+    def get_scim_bearer_token(self, domain: OrganizationDomain):
+        return self.context.get("scim_plain_token")
+
+
+class OrganizationDomainViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
+    scope_object = "organization"
+    serializer_class = OrganizationDomainSerializer
+    permission_classes = [OrganizationAdminWritePermissions]
+    queryset = OrganizationDomain.objects.all()
+    lookup_field = "id"
+    lookup_value_regex = r"[^/]+"
+
+    def safely_get_queryset(self, queryset):
+        return queryset.order_by("domain")
+
+    @action(methods=["POST"], detail=True)
+    def verify(self, request, *args, **kwargs):
+        """Look for the challenge at ``_posthog-challenge.<domain>`` (facts 2, "Verify")."""
+        domain = self.get_object()
+        if domain.is_verified:
+            raise ValidationError(MESSAGE_ALREADY_VERIFIED, code="already_verified")
+        values = [unquote_txt(value) for value in DNSRecord.txt_values(domain.challenge_record_name)]
+        if domain.verification_challenge in values:
+            domain.verified_at = timezone.now()
+            domain.last_verification_retry = None
+        else:
+            domain.last_verification_retry = timezone.now()
+        domain.save(update_fields=["verified_at", "last_verification_retry"])
+        return Response(self.get_serializer(domain).data)
+
+
+def register(router) -> None:
+    router.register(organization_prefix("domains"), OrganizationDomainViewSet, basename="organization_domains")
+
+
+# --------------------------------------------------------------------------------------------
+# Control API: /_emulator/dns
+# --------------------------------------------------------------------------------------------
+
+
+def record_summary(record: DNSRecord) -> dict:
+    return {"name": record.name, "type": "TXT", "value": record.value}
+
+
+def parse_record(data: dict, value_required: bool = True) -> tuple[str | None, str | None]:
+    name, value = data.get("name"), data.get("value")
+    record_type = data.get("type", "TXT")
+    if record_type is None or str(record_type).upper() != "TXT":
+        raise ControlError("Only TXT records are emulated.", "type", code="invalid_choice")
+    if name is not None and (not isinstance(name, str) or not normalise_record_name(name)):
+        raise ControlError("Expected a DNS name such as _posthog-challenge.example.com.", "name")
+    if value is not None and not isinstance(value, str):
+        raise ControlError("Expected a string.", "value")
+    if value_required and (name is None or value is None):
+        missing = "name" if name is None else "value"
+        raise ControlError("This field is required.", missing, code="required")
+    return (normalise_record_name(name) if name is not None else None), value
+
+
+@control_view("GET", "POST", "DELETE")
+def dns(request):
+    """``POST`` publishes a TXT record ``{"name", "value"}`` (201; 200 when it already exists);
+    ``GET`` lists records (``?name=`` narrows); ``DELETE`` withdraws records: all of them without a
+    body, those of ``name`` (and ``value``, when given) otherwise. 204."""
+    if request.method == "GET":
+        records = DNSRecord.objects.all()
+        if request.GET.get("name"):
+            records = records.filter(name=normalise_record_name(request.GET["name"]))
+        return json_response([record_summary(r) for r in records])
+    data = read_json(request)
+    if request.method == "POST":
+        name, value = parse_record(data)
+        try:
+            with transaction.atomic():
+                record = DNSRecord.objects.create(name=name, value=value)
+            status = 201
+        except IntegrityError:
+            record = DNSRecord.objects.get(name=name, value=value)
+            status = 200
+        return json_response(record_summary(record), status=status)
+    name, value = parse_record(data, value_required=False)
+    if name is None and request.GET.get("name"):
+        name = normalise_record_name(request.GET["name"])
+    records = DNSRecord.objects.all()
+    if name is not None:
+        records = records.filter(name=name)
+    if value is not None:
+        records = records.filter(value=value)
+    records.delete()
+    return HttpResponse(status=204)
+
+
+control_urlpatterns = [re_path(r"^dns/?$", dns)]

@@ -1,0 +1,102 @@
+"""Models of the domains area: verified domains (with SSO/SAML/SCIM settings) and the emulated DNS.
+
+``OrganizationDomain`` follows ``posthog/models/organization_domain.py`` in its middle generation
+(facts 2): the SAML columns live on the domain itself. ``DNSRecord`` is emulator bookkeeping, not a
+PostHog model: the TXT records published through ``/_emulator/dns``, which ``verify`` reads instead
+of real DNS. Both are plain tables, so ``POST /_emulator/reset`` (a database flush) clears them.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+
+from posthog_emulator.models import Organization, uuidt
+
+__all__ = ["OrganizationDomain", "DNSRecord"]
+
+#: PostHog's ``DOMAIN_REGEX`` (``posthog/api/organization_domain.py``): lower case only (facts 2).
+DOMAIN_PATTERN = r"^([a-z0-9]+(-[a-z0-9]+)*\.)+[a-z]{2,}$"
+#: Where PostHog's verification looks for the challenge (facts 2, "Verify").
+CHALLENGE_RECORD_PREFIX = "_posthog-challenge."
+
+
+def generate_verification_challenge() -> str:
+    """43 URL-safe characters: ``secrets.token_urlsafe(32)``, as PostHog (facts 2)."""
+    return secrets.token_urlsafe(32)
+
+
+class OrganizationDomain(models.Model):
+    """A domain an organization claims, with its SSO settings (facts 2, middle generation).
+
+    ``verbose_name`` is "domain" so the uniqueness message reads as PostHog's test expects:
+    "domain with this domain already exists.".
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuidt, editable=False)
+    organization = models.ForeignKey(Organization, on_delete=models.CASCADE, related_name="domains")
+    domain = models.CharField(max_length=128, unique=True)
+    verification_challenge = models.CharField(max_length=128, default=generate_verification_challenge)
+    verified_at = models.DateTimeField(null=True, blank=True, default=None)
+    last_verification_retry = models.DateTimeField(null=True, blank=True, default=None)
+    jit_provisioning_enabled = models.BooleanField(default=False)
+    sso_enforcement = models.CharField(max_length=28, blank=True, default="")
+    saml_entity_id = models.CharField(max_length=512, null=True, blank=True)
+    saml_acs_url = models.CharField(max_length=512, null=True, blank=True)
+    saml_x509_cert = models.TextField(null=True, blank=True)
+    scim_enabled = models.BooleanField(default=False)
+    scim_bearer_token = models.CharField(max_length=200, null=True, blank=True)  # sha256$<hex>, never shown
+
+    class Meta:
+        app_label = "posthog_emulator"
+        verbose_name = "domain"
+        ordering = ["domain"]
+
+    def __str__(self) -> str:
+        return self.domain
+
+    @property
+    def is_verified(self) -> bool:
+        return self.verified_at is not None
+
+    @property
+    def has_saml(self) -> bool:
+        return bool(self.saml_entity_id and self.saml_acs_url and self.saml_x509_cert)
+
+    @property
+    def challenge_record_name(self) -> str:
+        return CHALLENGE_RECORD_PREFIX + self.domain
+
+
+def normalise_record_name(name: str) -> str:
+    """DNS names compare case-insensitively and may be written fully qualified (``name.``)."""
+    return name.strip().rstrip(".").lower()
+
+
+def unquote_txt(value: str) -> str:
+    """A TXT value as written in a zone file (``"abc"``) or bare (``abc``): the string itself."""
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        return value[1:-1]
+    return value
+
+
+class DNSRecord(models.Model):
+    """A TXT record published through the control API (emulator only, not a PostHog model)."""
+
+    name = models.CharField(max_length=253)
+    value = models.CharField(max_length=2048)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "posthog_emulator"
+        ordering = ["name", "id"]
+        constraints = [models.UniqueConstraint(fields=["name", "value"], name="unique_dns_record")]
+
+    def __str__(self) -> str:
+        return f"{self.name} TXT {self.value}"
+
+    @classmethod
+    def txt_values(cls, name: str) -> list[str]:
+        """The first (only) string of every TXT answer for ``name``, as PostHog's lookup reads them."""
+        return list(cls.objects.filter(name=normalise_record_name(name)).values_list("value", flat=True))

@@ -1,0 +1,276 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: domain
+short_description: Add, verify or remove a PostHog organization domain, with its SSO and SAML settings
+version_added: 0.1.0
+description:
+  - Makes sure a domain (for example V(example.com)) belongs to a PostHog organization, optionally
+    verified, with the single sign-on settings you give; or that it does not.
+  - PostHog proves ownership with a DNS TXT record. The module returns that record as
+    RV(domain.verification) (C(name) V(_posthog-challenge.<domain>) and C(value) the domain's
+    challenge), so a playbook can publish it with any DNS module and then run this module with
+    O(state=verified).
+  - The domain is found by O(id), or else by O(domain) among the organization's domains. Settings you
+    leave out are not managed.
+author:
+  - posthog.admin contributors (@posthog-admin)
+extends_documentation_fragment:
+  - posthog.admin.posthog
+  - posthog.admin.posthog.organization
+  - posthog.admin.posthog.attributes
+options:
+  state:
+    description:
+      - V(present) adds the domain (unverified) or updates its settings.
+      - V(verified) also verifies it. An unverified domain is verified by asking PostHog to look up its
+        TXT record, again every O(verify_interval) seconds for up to O(verify_timeout) seconds; when
+        the record is still not found the task fails and returns the record to publish. The SSO
+        settings are applied after verification. A domain this task had to create is tried once
+        only, since its new challenge cannot be in DNS yet.
+      - In check mode V(verified) reports a change for an unverified domain without asking PostHog to
+        verify it.
+      - V(absent) removes the domain from the organization.
+    type: str
+    choices: [present, verified, absent]
+    default: present
+  domain:
+    description:
+      - The domain name, for example V(example.com) or V(login.example.co.uk). Required to add one.
+      - DNS names are not case-sensitive but PostHog accepts only lower case, so the module lowers it
+        (and drops a trailing dot) before comparing or sending it. Anything else that is not a domain
+        name (an e-mail address, a single label, a one-letter top-level domain) fails before any request.
+      - A domain belongs to at most one organization in the whole PostHog instance.
+      - It cannot be changed after creation. With O(id), a different O(domain) fails.
+    type: str
+  id:
+    description:
+      - The domain's id (a UUID). When it names no domain of the organization, the task fails rather
+        than creating one.
+    type: str
+  jit_provisioning_enabled:
+    description:
+      - Whether people who log in with an e-mail address of this domain join the organization
+        automatically (just-in-time provisioning).
+      - Only on a verified domain; see O(sso_enforcement).
+      - PostHog Cloud needs the paid C(automatic_provisioning) feature to turn this on.
+    type: bool
+  sso_enforcement:
+    description:
+      - The only login method allowed for e-mail addresses of this domain, or an empty string for none.
+      - Meaningful values are V(google-oauth2), V(github), V(gitlab) and V(saml). PostHog stores any
+        string of at most 28 characters; the module warns about other values.
+      - Only on a verified domain. With O(state=present) on an unverified domain a value that differs
+        from the current one fails before any change, telling you to publish the TXT record and use
+        O(state=verified), which verifies first and then applies it.
+      - Enforcement takes effect at login only on plans with the C(sso_enforcement) feature (and
+        C(saml) for SAML).
+    type: str
+  saml_entity_id:
+    description:
+      - The entity id (issuer) of your SAML identity provider, at most 512 characters.
+      - An empty string clears it. SAML login is offered once all three SAML options are set
+        (C(has_saml) in RV(domain)); PostHog checks its C(saml) licence at login, not here.
+    type: str
+  saml_acs_url:
+    description:
+      - The single sign-on URL of your SAML identity provider, at most 512 characters.
+    type: str
+  saml_x509_cert:
+    description:
+      - The identity provider's public X.509 signing certificate (PEM). It is public, so it is shown in
+        results and diffs.
+    type: str
+  verify_timeout:
+    description:
+      - With O(state=verified), the most seconds to keep asking PostHog to verify the domain while the
+        TXT record propagates. V(0) asks once.
+    type: int
+    default: 60
+  verify_interval:
+    description:
+      - With O(state=verified), seconds between two verification attempts (at least 1).
+    type: int
+    default: 5
+notes:
+  - Needs the scope C(organization:read), and C(organization:write) to change anything. Adding,
+    changing, verifying and removing domains needs the admin level in the organization; members
+    may only read.
+  - Real PostHog gives the verify action no API key scope, so it refuses it to personal API keys
+    (HTTP 403 "This action does not support Personal API Key access"). There, O(state=verified) on an
+    unverified domain fails, saying to publish the record and have an admin press Verify in the web
+    app; once the domain is verified, O(state=verified) and the SSO settings work with an API key.
+    The emulator's C(spec) profile lets a key with C(organization:write) verify.
+  - PostHog Cloud allows domains only to organizations with the C(automatic_provisioning) feature
+    (otherwise 403); self-hosted PostHog has no such gate.
+  - The task is idempotent; with O(domain) an unchanged run costs one request (a list of the
+    organization's domains), with O(id) one GET.
+seealso:
+  - module: posthog.admin.domain_info
+"""
+
+EXAMPLES = r"""
+- name: Add the domain and learn the TXT record that proves we own it
+  posthog.admin.domain:
+    organization: Acme
+    domain: acme.example
+  register: acme_domain
+
+- name: Publish the record (any DNS module does; here Route 53)
+  amazon.aws.route53:
+    zone: acme.example
+    record: "{{ acme_domain.domain.verification.name }}"
+    type: TXT
+    value: '"{{ acme_domain.domain.verification.value }}"'
+    state: present
+
+- name: Verify the domain, then enforce Google login and just-in-time provisioning
+  posthog.admin.domain:
+    organization: Acme
+    domain: acme.example
+    state: verified
+    verify_timeout: 300
+    sso_enforcement: google-oauth2
+    jit_provisioning_enabled: true
+
+- name: Configure SAML (allowed before verification)
+  posthog.admin.domain:
+    organization: Acme
+    domain: acme.example
+    saml_entity_id: https://idp.acme.example/entity
+    saml_acs_url: https://idp.acme.example/sso
+    saml_x509_cert: "{{ lookup('ansible.builtin.file', 'idp.pem') }}"
+
+- name: Stop enforcing a login method
+  posthog.admin.domain:
+    organization: Acme
+    domain: acme.example
+    sso_enforcement: ""
+
+- name: Remove the domain
+  posthog.admin.domain:
+    organization: Acme
+    domain: acme.example
+    state: absent
+"""
+
+RETURN = r"""
+domain:
+  description:
+    - The domain as PostHog returns it after the task (in check mode, as it would be; a domain not
+      created yet has no C(id) and no challenge), plus C(verification). Empty after O(state=absent).
+    - Also returned when the task fails because the domain is not verified yet.
+  returned: always
+  type: dict
+  contains:
+    verification:
+      description: The DNS record that proves ownership. Publish it, then use O(state=verified).
+      type: dict
+      returned: always
+      contains:
+        record_type:
+          description: Always V(TXT).
+          type: str
+        name:
+          description: The record's name, V(_posthog-challenge.<domain>).
+          type: str
+        value:
+          description: The record's value, the domain's C(verification_challenge).
+          type: str
+  sample:
+    id: 0190a3f4-7b1e-7c3a-9d2f-1a2b3c4d5e6f
+    domain: acme.example
+    is_verified: true
+    verified_at: "2026-11-22T10:00:00Z"
+    verification_challenge: 3Yy0mWQ9h6VrTqk2sZl1cJbXn8uEo4dPaGf7iHwKx5M
+    jit_provisioning_enabled: true
+    sso_enforcement: google-oauth2
+    has_saml: false
+    saml_entity_id: null
+    saml_acs_url: null
+    saml_x509_cert: null
+    verification:
+      record_type: TXT
+      name: _posthog-challenge.acme.example
+      value: 3Yy0mWQ9h6VrTqk2sZl1cJbXn8uEo4dPaGf7iHwKx5M
+verification:
+  description: The TXT record still to publish, when the task fails because the domain is not verified.
+  returned: on failure with O(state=verified)
+  type: dict
+  sample:
+    record_type: TXT
+    name: _posthog-challenge.acme.example
+    value: 3Yy0mWQ9h6VrTqk2sZl1cJbXn8uEo4dPaGf7iHwKx5M
+diff:
+  description: The managed settings before and after (with O(state=verified), also C(is_verified)), in diff mode.
+  returned: when diff mode is on
+  type: dict
+  sample:
+    before:
+      domain: acme.example
+      is_verified: false
+      sso_enforcement: ""
+    after:
+      domain: acme.example
+      is_verified: true
+      sso_enforcement: google-oauth2
+"""
+
+from ansible_collections.posthog.admin.plugins.module_utils._domain import (
+    SSO_PROVIDERS,
+    Domain,
+    domain_problem,
+    normalise_domain,
+    settings_problems,
+)
+from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
+
+
+def main():
+    ph = PostHogModule(
+        argument_spec=dict(
+            state=dict(type="str", default="present", choices=["present", "verified", "absent"]),
+            domain=dict(type="str"),
+            id=dict(type="str"),
+            jit_provisioning_enabled=dict(type="bool"),
+            sso_enforcement=dict(type="str"),
+            saml_entity_id=dict(type="str"),
+            saml_acs_url=dict(type="str"),
+            saml_x509_cert=dict(type="str"),
+            verify_timeout=dict(type="int", default=60),
+            verify_interval=dict(type="int", default=5),
+        ),
+        organization=True,
+        required_one_of=[("id", "domain")],
+        supports_check_mode=True,
+    )
+    params = ph.params
+    if params.get("domain") is not None:
+        params["domain"] = normalise_domain(params["domain"])
+        problem = domain_problem(params["domain"])
+        if problem:
+            ph.fail(problem)
+    problems = settings_problems(params)
+    if params["verify_timeout"] < 0:
+        problems.append("verify_timeout must be 0 or more seconds")
+    if params["verify_interval"] < 1:
+        problems.append("verify_interval must be at least 1 second")
+    if problems:
+        ph.fail("; ".join(problems))
+    sso = params.get("sso_enforcement")
+    if sso and sso not in SSO_PROVIDERS:
+        ph.module.warn("sso_enforcement %r is not a login method PostHog knows (%s); PostHog stores it, but "
+                       "enforcement would not match any provider" % (sso, ", ".join(SSO_PROVIDERS)))
+    ph.run(lambda ph: Domain(ph).run())
+
+
+if __name__ == "__main__":
+    main()
