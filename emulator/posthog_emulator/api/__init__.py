@@ -16,6 +16,9 @@ RESOURCE_MODULES = [
     "organizations",
     "projects",
     "domains",
+    "invites",
+    "members",
+    "users",
 ]
 
 

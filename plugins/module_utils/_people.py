@@ -1,0 +1,534 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Private to the posthog.admin collection: not a public API, may change without notice.
+
+"""People of an organization: invites, members and the roster.
+
+Pure logic shared by the invite, invite_info, member, member_info and roster modules, plus the
+few helpers that talk to PostHog for them (bulk invites in chunks, the caller's identity):
+
+* e-mail addresses: PostHog lower-cases the domain part of an invite's address and keeps the
+  local part (``posthog/api/organization_invite.py``); people are matched case-insensitively.
+* levels by name (member 1, admin 8, owner 15) and PostHog's rules about who may invite, change
+  and remove whom (``OrganizationMembership.validate_update``, ``User.leave``), so a plan that
+  PostHog would refuse fails before the first write, with PostHog's own words.
+* planning: what an invite task and a roster task must do, from one list of members and one list
+  of invites.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import copy
+
+from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
+
+MAX_BULK_INVITES = 20  # PostHog's bulk endpoint refuses more (posthog/api/organization_invite.py)
+LEVELS = {"member": 1, "admin": 8, "owner": 15}
+LEVEL_NAMES = dict((number, name) for name, number in LEVELS.items())
+MEMBER, ADMIN, OWNER = 1, 8, 15
+
+# PostHog's refusals, word for word, and what a person can do about each.
+MSG_HIGHER_INVITE = "You cannot invite a user with a higher permission level than your own."
+MSG_EDIT_ADMIN = "You can only edit others if you are an admin."
+MSG_EDIT_LEVEL = "You can only edit others with level lower or equal to you."
+MSG_OWN_LEVEL = "You can't change your own access level."
+MSG_MAKE_OWNER = "You can only make another member owner if you're this organization's owner."
+MSG_ABOVE_OWN = "You can only change access level of others to lower or equal to your current one."
+MSG_OWNER_LEAVE = "Cannot leave the organization as its owner!"
+MSG_LEVEL_INSUFFICIENT = "Your organization access level is insufficient."
+MSG_ALREADY_MEMBER = "A user with this email address already belongs to the organization."
+GENERIC_403_HINT = ("The organization may not exist, or the key's user is not a member of it; "
+                    "check the organization option.")
+
+ADVICE = (
+    (MSG_HIGHER_INVITE, "Invite at your own level or lower, or use the API key of someone with a higher level."),
+    (MSG_EDIT_ADMIN, "Only admins and owners change or remove other members; use an admin's or owner's API key."),
+    (MSG_EDIT_LEVEL, "Admins cannot change or remove owners; use an owner's API key."),
+    (MSG_OWN_LEVEL, "PostHog never lets anyone change their own level; another admin or owner must do it."),
+    (MSG_MAKE_OWNER, "Only an owner can make someone an owner; use an owner's API key."),
+    (MSG_ABOVE_OWN, "You can only give levels up to your own."),
+    (MSG_OWNER_LEAVE, "PostHog never removes an owner: another owner must first lower their level (set level to "
+                      "admin or member), then remove them."),
+    (MSG_ALREADY_MEMBER, "This person is already a member; manage their level with posthog.admin.member."),
+)
+
+
+# ------------------------------------------------------------------------------------ e-mail
+def normalize_email(value):
+    """The address as PostHog stores it on an invite: trimmed, domain lower-cased.
+
+    Raises ValueError for something that is not ``local@domain``.
+    """
+    if not isinstance(value, str):
+        raise ValueError("an email address must be a string, got %r" % (value,))
+    text = value.strip()
+    local, sep, domain = text.rpartition("@")
+    if not sep or not local or not domain or "." not in domain or " " in text or domain.startswith(".") \
+            or domain.endswith("."):
+        raise ValueError("%r is not an email address" % value)
+    return "%s@%s" % (local, domain.lower())
+
+
+def email_key(value):
+    """The key people are matched by: the whole address, lower-cased."""
+    return normalize_email(value).lower()
+
+
+def member_email(member):
+    return ((member or {}).get("user") or {}).get("email") or ""
+
+
+# ------------------------------------------------------------------------------------ levels
+def level_number(value):
+    """1, 8 or 15 for a level name (``member``, ``admin``/``administrator``, ``owner``) or number."""
+    if isinstance(value, bool):
+        raise ValueError("%r is not a level" % (value,))
+    if isinstance(value, int):
+        if value in LEVEL_NAMES:
+            return value
+        raise ValueError("%r is not a level; use member, admin or owner" % (value,))
+    text = str(value).strip().lower()
+    if text == "administrator":
+        text = "admin"
+    if text in LEVELS:
+        return LEVELS[text]
+    if text.isdigit() and int(text) in LEVEL_NAMES:
+        return int(text)
+    raise ValueError("%r is not a level; use member, admin or owner" % (value,))
+
+
+def level_name(number):
+    """``member``/``admin``/``owner`` for 1/8/15; the number as text for anything else; None for None."""
+    if number is None:
+        return None
+    try:
+        return LEVEL_NAMES.get(int(number), str(number))
+    except (TypeError, ValueError):
+        return str(number)
+
+
+def with_level_name(obj):
+    """A copy of a member or invite with ``level_name`` next to PostHog's ``level`` number."""
+    if not isinstance(obj, dict):
+        return obj
+    result = copy.deepcopy(obj)
+    result["level_name"] = level_name(obj.get("level"))
+    return result
+
+
+# ------------------------------------------------------------------------------------ chunks
+def chunks(items, size=MAX_BULK_INVITES):
+    """Consecutive slices of at most ``size`` items."""
+    if size < 1:
+        raise ValueError("chunk size must be positive")
+    items = list(items)
+    return [items[start:start + size] for start in range(0, len(items), size)]
+
+
+# ------------------------------------------------------------------------------------- rules
+def invite_refusal(caller_level, level):
+    """PostHog's refusal of an invite at ``level`` by someone at ``caller_level``, or None."""
+    if caller_level is not None and level > caller_level:
+        return MSG_HIGHER_INVITE
+    return None
+
+
+def change_refusal(caller_level, is_self, target_level, new_level):
+    """PostHog's refusal of a level change (checks in PostHog's order), or None."""
+    if not is_self:
+        if caller_level < ADMIN:
+            return MSG_EDIT_ADMIN
+        if target_level > caller_level:
+            return MSG_EDIT_LEVEL
+    if is_self:
+        return MSG_OWN_LEVEL
+    if new_level == OWNER and caller_level != OWNER:
+        return MSG_MAKE_OWNER
+    if new_level != OWNER and new_level > caller_level:
+        return MSG_ABOVE_OWN
+    return None
+
+
+def removal_refusal(caller_level, is_self, target_level):
+    """PostHog's refusal of a removal, or None (an owner is never removed)."""
+    if not is_self:
+        if caller_level < ADMIN:
+            return MSG_EDIT_ADMIN
+        if target_level > caller_level:
+            return MSG_EDIT_LEVEL
+    if target_level == OWNER:
+        return MSG_OWNER_LEAVE
+    return None
+
+
+def revoke_refusal(caller_level):
+    """Deleting invites needs admin (PostHog's newest tests)."""
+    if caller_level < ADMIN:
+        return MSG_LEVEL_INSUFFICIENT
+    return None
+
+
+def advice_for(detail):
+    """A sentence saying what to do about one of PostHog's people refusals, or ''."""
+    for message, advice in ADVICE:
+        if detail and message in detail:
+            return advice
+    return ""
+
+
+def explain(exc, context):
+    """Add context and advice to a PostHogError about people, in place; returns it."""
+    advice = advice_for(exc.detail)
+    message = "%s: %s" % (context, exc.message) if context and not exc.message.startswith(context) else exc.message
+    if advice:
+        # the client's generic 403 hint (unknown organization) does not apply to a rule PostHog named
+        message = message.replace(" " + GENERIC_403_HINT, "")
+    if advice and advice not in message:
+        message = "%s %s" % (message.rstrip(), advice)
+    exc.message = message
+    exc.args = (message,)
+    return exc
+
+
+# ------------------------------------------------------------------------------------ indexes
+def index_members(members):
+    """{email key: member}."""
+    result = {}
+    for member in members:
+        email = member_email(member)
+        if email:
+            result[email.lower()] = member
+    return result
+
+
+def index_invites(invites):
+    """{email key: [invites, newest first]} (PostHog lists invites newest first)."""
+    result = {}
+    for invite in invites:
+        email = invite.get("target_email")
+        if email:
+            result.setdefault(email.lower(), []).append(invite)
+    for found in result.values():
+        found.sort(key=lambda i: i.get("created_at") or "", reverse=True)
+    return result
+
+
+def pending_invites(invites):
+    return [i for i in invites or [] if not i.get("is_expired")]
+
+
+def invite_status(invites):
+    """(status, level) of a person who is not a member: ``invited``, ``invite_expired`` or ``none``."""
+    pending = pending_invites(invites)
+    if pending:
+        return "invited", pending[0].get("level")
+    if invites:
+        return "invite_expired", invites[0].get("level")
+    return "none", None
+
+
+def describe_member(level):
+    """How a member shows in a diff: their level name."""
+    return level_name(level)
+
+
+def describe_invites(found):
+    """How an invited person shows in a diff."""
+    status, level = invite_status(found)
+    if status == "invited":
+        return "invited as %s" % level_name(level)
+    if status == "invite_expired":
+        return "invite expired (%s)" % level_name(level)
+    return None
+
+
+# ----------------------------------------------------------------------------- desired people
+def desired_people(entries, email_field="email", default_level=None, defaults=None):
+    """Normalise a list of people; fail (ValueError) on a bad address or level, or a repeated person.
+
+    Each result is ``{"email", "key", "level" (number or None), "first_name", "message"}``.
+    """
+    defaults = defaults or {}
+    seen = {}
+    result = []
+    for index, entry in enumerate(entries or []):
+        if not isinstance(entry, dict):
+            raise ValueError("item %d must be a dictionary with %s, got %r" % (index + 1, email_field, entry))
+        raw = entry.get(email_field)
+        if not raw:
+            raise ValueError("item %d has no %s" % (index + 1, email_field))
+        email = normalize_email(raw)
+        key = email.lower()
+        if key in seen:
+            raise ValueError("%s is listed twice (items %d and %d); list each person once" % (
+                email, seen[key] + 1, index + 1))
+        seen[key] = index
+        level = entry.get("level")
+        if level is None:
+            level = defaults.get("level", default_level)
+        first_name = entry.get("first_name")
+        if first_name is None:
+            first_name = defaults.get("first_name")
+        if first_name is not None and len(first_name) > 30:
+            raise ValueError("first_name of %s is longer than PostHog's 30 characters" % email)
+        message = entry.get("message")
+        if message is None:
+            message = defaults.get("message")
+        result.append(dict(email=email, key=key, level=level_number(level) if level is not None else None,
+                           first_name=first_name, message=message))
+    return result
+
+
+def invite_payload(person, send_email=True):
+    """The body of one invite for PostHog."""
+    payload = dict(target_email=person["email"], level=person.get("level") or MEMBER)
+    if person.get("first_name") is not None:
+        payload["first_name"] = person["first_name"]
+    if person.get("message") is not None:
+        payload["message"] = person["message"]
+    if not send_email:
+        payload["send_email"] = False
+    return payload
+
+
+def predicted_invite(payload):
+    """What PostHog would return for a new invite (check mode)."""
+    return dict(id=None, target_email=payload["target_email"], first_name=payload.get("first_name", ""),
+                level=payload.get("level", MEMBER), message=payload.get("message"), is_expired=False,
+                emailing_attempt_made=payload.get("send_email", True))
+
+
+# ------------------------------------------------------------------------------------ invites
+def plan_invites(people, members_by_key, invites_by_key, resend_expired=False):
+    """What an invite task does for each person.
+
+    Returns a dict of lists of people: ``create`` (no invite, a pending invite at another level,
+    or an expired one when ``resend_expired``), ``unchanged`` (a pending invite at the level, or
+    any pending invite when the level is not managed), ``expired`` (only expired invites, not
+    re-sent), ``already_members``.
+    """
+    plan = dict(create=[], unchanged=[], expired=[], already_members=[])
+    for person in people:
+        key = person["key"]
+        if key in members_by_key:
+            plan["already_members"].append(person)
+            continue
+        invites = invites_by_key.get(key) or []
+        pending = pending_invites(invites)
+        if pending:
+            wanted = person.get("level")
+            if wanted is None or any(i.get("level") == wanted for i in pending):
+                plan["unchanged"].append(person)
+            else:
+                plan["create"].append(person)
+        elif invites and not resend_expired:
+            plan["expired"].append(person)
+        else:
+            plan["create"].append(person)
+    return plan
+
+
+# ------------------------------------------------------------------------------------- roster
+def plan_roster(people, members, invites, caller_key=None, purge=False, purge_owners=False,
+                resend_expired=False):
+    """What a roster task must do so the organization holds exactly ``people``.
+
+    ``people``: desired_people() output (levels default to member). Returns a dict:
+
+    * ``invite``: people to invite (not members; no pending invite at their level).
+    * ``update``: ``{"person", "member", "before", "after"}`` for members at another level.
+    * ``remove``: ``{"member", "email", "demote"}`` for unlisted members (``purge``), never the
+      caller, owners only with ``purge_owners`` (``demote`` says an owner is lowered first).
+    * ``revoke``: ``{"email", "invites"}`` for unlisted people's invites (``purge``).
+    * ``unchanged``: listed people already right (member at the level, or pending invite at it).
+    * ``expired``: listed people with only an expired invite, not re-sent.
+    * ``kept``: ``{"email", "reason"}`` for unlisted members or invites left in place.
+    * ``before`` / ``after``: ``{email: description}`` of everyone involved, for the diff.
+    """
+    members_by_key = index_members(members)
+    invites_by_key = index_invites(invites)
+    listed = set(p["key"] for p in people)
+    plan = dict(invite=[], update=[], remove=[], revoke=[], unchanged=[], expired=[], kept=[], before={}, after={})
+
+    for person in people:
+        email, key = person["email"], person["key"]
+        wanted = person.get("level") or MEMBER
+        member = members_by_key.get(key)
+        if member is not None:
+            shown = member_email(member)
+            plan["before"][shown] = describe_member(member.get("level"))
+            if member.get("level") == wanted:
+                plan["unchanged"].append(person)
+            else:
+                plan["update"].append(dict(person=person, member=member, before=member.get("level"), after=wanted))
+            plan["after"][shown] = describe_member(wanted)
+            continue
+        found = invites_by_key.get(key) or []
+        if found:
+            plan["before"][email] = describe_invites(found)
+        status, level = invite_status(found)
+        if status == "invited" and any(i.get("level") == wanted for i in pending_invites(found)):
+            plan["unchanged"].append(person)
+            plan["after"][email] = "invited as %s" % level_name(wanted)
+        elif status == "invite_expired" and not resend_expired:
+            plan["expired"].append(person)
+            plan["after"][email] = plan["before"][email]
+        else:
+            plan["invite"].append(person)
+            plan["after"][email] = "invited as %s" % level_name(wanted)
+
+    for key, member in members_by_key.items():
+        if key in listed:
+            continue
+        email = member_email(member)
+        level = member.get("level")
+        plan["before"][email] = describe_member(level)
+        reason = None
+        if not purge:
+            reason = "not listed; purge is off"
+        elif caller_key is not None and key == caller_key:
+            reason = "the API key's own user"
+        elif level == OWNER and not purge_owners:
+            reason = "an owner; set purge_owners to remove owners"
+        if reason:
+            plan["kept"].append(dict(email=email, reason=reason))
+            plan["after"][email] = plan["before"][email]
+        else:
+            plan["remove"].append(dict(member=member, email=email, demote=level == OWNER))
+            plan["after"][email] = "removed"
+
+    for key, found in invites_by_key.items():
+        if key in listed or key in members_by_key:
+            continue
+        email = found[0].get("target_email")
+        plan["before"][email] = describe_invites(found)
+        if purge:
+            plan["revoke"].append(dict(email=email, invites=found))
+            plan["after"][email] = "invite revoked"
+        else:
+            plan["kept"].append(dict(email=email, reason="not listed; purge is off"))
+            plan["after"][email] = plan["before"][email]
+    return plan
+
+
+def roster_needs_caller(plan):
+    """Whether the caller's identity and level matter: any write PostHog may refuse by level."""
+    return bool(plan["update"] or plan["remove"] or plan["revoke"]
+                or any((p.get("level") or MEMBER) > MEMBER for p in plan["invite"]))
+
+
+def roster_refusals(plan, caller_key, caller_level):
+    """PostHog's refusals the plan would meet, as ``["<email>: <message>", ...]``."""
+    refusals = []
+    for person in plan["invite"]:
+        refusal = invite_refusal(caller_level, person.get("level") or MEMBER)
+        if refusal:
+            refusals.append("%s: %s" % (person["email"], refusal))
+    for change in plan["update"]:
+        is_self = change["person"]["key"] == caller_key
+        refusal = change_refusal(caller_level, is_self, change["before"], change["after"])
+        if refusal:
+            refusals.append("%s: %s" % (change["person"]["email"], refusal))
+    for removal in plan["remove"]:
+        level = removal["member"].get("level")
+        if removal["demote"]:
+            refusal = change_refusal(caller_level, False, level, MEMBER)
+        else:
+            refusal = removal_refusal(caller_level, False, level)
+        if refusal:
+            refusals.append("%s: %s" % (removal["email"], refusal))
+    if plan["revoke"]:
+        refusal = revoke_refusal(caller_level)
+        if refusal:
+            refusals.append("%s: %s" % (", ".join(r["email"] for r in plan["revoke"]), refusal))
+    return refusals
+
+
+# ------------------------------------------------------------------------------- talking to PostHog
+def members_path(ph, user_uuid=None):
+    return ph.org_path("members", user_uuid) if user_uuid else ph.org_path("members")
+
+
+def invites_path(ph, invite_id=None):
+    return ph.org_path("invites", invite_id) if invite_id else ph.org_path("invites")
+
+
+def list_members(ph, **query):
+    params = dict((k, v) for k, v in query.items() if v is not None)
+    return ph.client.list_all(members_path(ph), params=params or None, context="listing members")
+
+
+def list_invites(ph):
+    return ph.client.list_all(invites_path(ph), context="listing invites")
+
+
+def caller_identity(ph):
+    """The API key's user (``GET /api/users/@me/``); a missing scope fails with advice."""
+    try:
+        return ph.client.get("/api/users/@me/", context="finding the API key's own user")
+    except PostHogError as exc:
+        if exc.status == 403 and exc.missing_scope:
+            exc.message += (" (posthog.admin.roster reads the key's own user so that it never removes, demotes "
+                            "or re-levels it.)")
+            exc.args = (exc.message,)
+        raise
+
+
+def _as_list(body):
+    if isinstance(body, list):
+        return body
+    if isinstance(body, dict) and isinstance(body.get("results"), list):
+        return body["results"]
+    if isinstance(body, dict) and body:
+        return [body]
+    return []
+
+
+def send_invites(ph, payloads):
+    """Create invites: one POST for a single one, else the bulk endpoint in chunks of 20.
+
+    PostHog's bulk endpoint is all-or-nothing per request and answers 201 (the spec says 200)
+    with the list of invites. A failure raises a PostHogError whose ``sent`` attribute lists the
+    invites already created by earlier chunks.
+    """
+    created = []
+    if len(payloads) == 1:
+        payload = payloads[0]
+        try:
+            return [ph.client.post(invites_path(ph), payload, context="inviting %s" % payload["target_email"],
+                                   recover=_recover(ph, [payload]))]
+        except PostHogError as exc:
+            exc.sent = []
+            raise explain(exc, "inviting %s" % payload["target_email"])
+    for chunk in chunks(payloads):
+        emails = ", ".join(p["target_email"] for p in chunk)
+        try:
+            body = ph.client.post(invites_path(ph, "bulk"), chunk, context="inviting %s" % emails,
+                                  recover=_recover(ph, chunk))
+        except PostHogError as exc:
+            exc.sent = created
+            raise explain(exc, "inviting %s" % emails)
+        created.extend(_as_list(body))
+    return created
+
+
+def _recover(ph, chunk):
+    """After an ambiguous POST failure: the chunk's invites if they all exist now, else None."""
+    def recover():
+        wanted = dict((p["target_email"].lower(), p.get("level", MEMBER)) for p in chunk)
+        found = {}
+        for invite in list_invites(ph):
+            key = (invite.get("target_email") or "").lower()
+            if key in wanted and key not in found and not invite.get("is_expired") \
+                    and invite.get("level") == wanted[key]:
+                found[key] = invite
+        if len(found) == len(wanted):
+            return [found[p["target_email"].lower()] for p in chunk] if len(chunk) > 1 else found[
+                chunk[0]["target_email"].lower()]
+        return None
+    return recover
