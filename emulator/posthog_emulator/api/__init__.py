@@ -19,6 +19,7 @@ RESOURCE_MODULES = [
     "invites",
     "members",
     "users",
+    "batch_exports",
 ]
 
 
