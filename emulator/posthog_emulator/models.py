@@ -412,3 +412,4 @@ class EmulatorState(models.Model):
 from posthog_emulator.domain_models import *  # noqa: E402,F401,F403
 from posthog_emulator.people_models import *  # noqa: E402,F401,F403
 from posthog_emulator.batch_export_models import *  # noqa: E402,F401,F403
+from posthog_emulator.plugins_models import *  # noqa: E402,F401,F403

@@ -20,6 +20,7 @@ RESOURCE_MODULES = [
     "members",
     "users",
     "batch_exports",
+    "pipeline_plugins",
 ]
 
 

@@ -1,0 +1,209 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: pipeline_plugin_info
+short_description: List the PostHog pipeline plugins of one family
+version_added: 0.1.0
+description:
+  - Lists the plugins of one pipeline family (destinations, frontend apps or import apps) that a
+    PostHog organization can see (its own, global ones, and those enabled in one of its projects),
+    or the one you name.
+  - Optionally also returns the ids of the family's plugins that no project has enabled, PostHog's
+    plugin repository catalogue, and the recent plugin activity of your current project.
+author:
+  - posthog.admin contributors (@posthog-admin)
+extends_documentation_fragment:
+  - posthog.admin.posthog
+  - posthog.admin.posthog.organization
+  - posthog.admin.posthog.attributes_info
+options:
+  family:
+    description: The pipeline family to list.
+    type: str
+    required: true
+    choices: [destination, frontend_app, import_app]
+  id:
+    description:
+      - Only the plugin with this id. An id that is not a plugin of the family gives an empty list.
+    type: int
+  name:
+    description: Only plugins with exactly this name.
+    type: str
+  url:
+    description: Only the plugin installed from this URL (compared without its query and trailing slash).
+    type: str
+  unused:
+    description:
+      - Also return, as RV(unused), the ids of the family's plugins that no project of the
+        organization has enabled.
+    type: bool
+    default: false
+  repository:
+    description: Also return PostHog's plugin repository catalogue as RV(repository).
+    type: bool
+    default: false
+  activity:
+    description:
+      - Also return the most recent plugin activity (installs, removals, configuration changes) of
+        the API key user's current project as RV(activity).
+    type: bool
+    default: false
+  activity_limit:
+    description: How many activity entries to return with O(activity).
+    type: int
+    default: 10
+notes:
+  - Needs the scope C(plugin:read), and the organization's plugins access level at least C(config) (3).
+  - O(unused), O(repository) and O(activity) call plugin actions that real PostHog refuses to personal
+    API keys ("This action does not support Personal API Key access"); against it they fail with a
+    message saying so. They do not exist for import apps in the API specification.
+  - A server that follows the API specification's shapes answers O(repository) with plugin-shaped
+    records; real PostHog with its catalogue entries (C(name), C(url), C(description), ...).
+seealso:
+  - module: posthog.admin.pipeline_plugin
+"""
+
+EXAMPLES = r"""
+- name: List every destination plugin of the current organization
+  posthog.admin.pipeline_plugin_info:
+    family: destination
+  register: destinations
+
+- name: Show their names and versions
+  ansible.builtin.debug:
+    msg: "{{ destinations.plugins | map(attribute='name') | zip(destinations.plugins | map(attribute='tag')) | list }}"
+
+- name: Find one frontend app by URL, with the ids of unused apps
+  posthog.admin.pipeline_plugin_info:
+    family: frontend_app
+    organization: acme
+    url: https://github.com/PostHog/bug-report-app
+    unused: true
+  register: apps
+"""
+
+RETURN = r"""
+plugins:
+  description: The plugins found, each as PostHog returns it.
+  returned: always
+  type: list
+  elements: dict
+  sample:
+    - id: 12
+      plugin_type: custom
+      name: Hello World
+      url: https://github.com/PostHog/posthog-hello-world-plugin
+      tag: 3c1a2b9
+      latest_tag: 3c1a2b9
+      is_global: false
+      organization_name: Acme
+      capabilities:
+        methods: [onEvent]
+unused:
+  description: Ids of the family's plugins that no project of the organization has enabled.
+  returned: when O(unused=true)
+  type: list
+  elements: int
+  sample: [12, 15]
+repository:
+  description: The plugin repository catalogue, as the server returns it.
+  returned: when O(repository=true)
+  type: list
+  elements: dict
+  sample:
+    - name: GeoIP
+      url: https://www.npmjs.com/package/@posthog/geoip-plugin
+      description: Adds geographical information to events
+activity:
+  description: The most recent plugin activity entries, newest first.
+  returned: when O(activity=true)
+  type: list
+  elements: dict
+  sample:
+    - activity: installed
+      scope: Plugin
+      item_id: "12"
+      user:
+        first_name: Ada
+        email: ada@example.com
+      detail:
+        name: Hello World
+      created_at: "2026-11-22T10:00:00Z"
+"""
+
+from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
+from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
+from ansible_collections.posthog.admin.plugins.module_utils._plugins import (
+    FAMILY_ACTIONS,
+    FAMILY_KINDS,
+    NO_PAK_HINT,
+    collection_path,
+    find_plugins,
+)
+
+
+def call_action(ph, path, what, params=None):
+    try:
+        return ph.client.get(path, params=params, context="reading %s" % what)
+    except PostHogError as exc:
+        if exc.status == 403 and "personal api key access" in (exc.detail or "").lower():
+            ph.module.fail_json(msg="Cannot read %s: %s." % (what, NO_PAK_HINT), error=exc.to_dict())
+        raise
+
+
+def list_plugins(ph):
+    params = ph.params
+    family = params["family"]
+    kind = FAMILY_KINDS[family]
+    wanted = [flag for flag in ("unused", "repository", "activity") if params[flag]]
+    missing = [flag for flag in wanted if flag not in FAMILY_ACTIONS[family]]
+    if missing:
+        ph.fail("%s cannot be used with family=%s: the PostHog API specification has no such action for %ss"
+                % (", ".join(missing), family, kind))
+    if params["activity_limit"] < 1:
+        ph.fail("activity_limit must be at least 1, got %d" % params["activity_limit"])
+    path = collection_path(ph, family)
+    result = dict(changed=False)
+    result["plugins"] = find_plugins(ph.client, path, plugin_id=params.get("id"), name=params.get("name"),
+                                     url=params.get("url"), context="listing %ss" % kind)
+    if params["unused"]:
+        answer = call_action(ph, path + "unused/", "the unused %ss" % kind) or []
+        # PostHog answers with ids; a server following the spec's shapes with plugin records.
+        result["unused"] = [item.get("id") if isinstance(item, dict) else item for item in answer]
+    if params["repository"]:
+        result["repository"] = call_action(ph, path + "repository/", "the plugin repository") or []
+    if params["activity"]:
+        answer = call_action(ph, path + "activity/", "the plugin activity",
+                             params=dict(limit=params["activity_limit"], page=1)) or {}
+        result["activity"] = answer.get("results", []) if isinstance(answer, dict) else list(answer)
+    ph.exit(**result)
+
+
+def main():
+    ph = PostHogModule(
+        argument_spec=dict(
+            family=dict(type="str", required=True, choices=["destination", "frontend_app", "import_app"]),
+            id=dict(type="int"),
+            name=dict(type="str"),
+            url=dict(type="str"),
+            unused=dict(type="bool", default=False),
+            repository=dict(type="bool", default=False),
+            activity=dict(type="bool", default=False),
+            activity_limit=dict(type="int", default=10),
+        ),
+        organization=True,
+        supports_check_mode=True,
+    )
+    ph.run(list_plugins)
+
+
+if __name__ == "__main__":
+    main()
