@@ -413,3 +413,4 @@ from posthog_emulator.domain_models import *  # noqa: E402,F401,F403
 from posthog_emulator.people_models import *  # noqa: E402,F401,F403
 from posthog_emulator.batch_export_models import *  # noqa: E402,F401,F403
 from posthog_emulator.plugins_models import *  # noqa: E402,F401,F403
+from posthog_emulator.event_definition_models import *  # noqa: E402,F401,F403

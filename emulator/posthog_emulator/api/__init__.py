@@ -21,6 +21,7 @@ RESOURCE_MODULES = [
     "users",
     "batch_exports",
     "pipeline_plugins",
+    "event_definitions",
 ]
 
 

@@ -1,0 +1,422 @@
+"""``/api/projects/<project_id|@current>/event_definitions`` (spec 4.7, facts 7 and 0.6).
+
+Mirrors ``posthog/api/event_definition.py`` with ``ee/api/ee_event_definition.py``:
+
+* Scope object ``event_definition``: list/retrieve need ``event_definition:read``; update
+  (PATCH/PUT) and delete need ``event_definition:write``. Any member of the project's organization
+  may read and write (no admin level), as in PostHog.
+* **No create.** PostHog creates definitions when events are ingested (newer code also accepts a
+  POST; the spec does not list it and the emulator does not serve it: 405). Ingest event names with
+  the control endpoint ``POST /_emulator/projects/<project_id>/events``.
+* **Serializer**: the enterprise one when the organization has ``ingestion_taxonomy`` (the
+  emulator's default, like a paying PostHog Cloud organization), else the open-source one, whose
+  fields are all read-only and whose updates answer 402 ``payment_required`` (type
+  ``server_error``, the hog-handler's type for a non-DRF status). Switch per organization with
+  ``PUT /_emulator/organizations/<org>/taxonomy``. PostHog asks the requester's *current*
+  organization; the emulator asks the project's organization (the same one in every normal case).
+* **Enterprise update rules** (``EnterpriseEventDefinitionSerializer.validate/update``):
+  ``hidden`` and ``verified`` both true in one request: 400 "An event cannot be both hidden and
+  verified" (attr null). ``hidden=true`` forces ``verified=false`` and clears ``verified_by`` /
+  ``verified_at``; else ``verified=true`` forces ``hidden=false``. ``verified`` false→true sets
+  ``verified_by`` (the requester) and ``verified_at`` (now); ``verified=false`` clears both;
+  re-verifying a verified definition is ignored. ``updated_by`` becomes the requester. ``name`` is
+  read-only. ``owner`` is written as a user id and read back as a nested user (or null); the
+  emulator accepts only members of the project's organization (anyone else: 400 'Invalid pk "<id>"
+  - object does not exist.', attr ``owner``). ``post_to_slack`` is accepted and not stored.
+  ``default_columns`` reads back as ``[]`` when unset.
+* **Tags** (``TaggedItemSerializerMixin``): trimmed, lower-cased, de-duplicated, and they replace
+  the whole set; without the organization feature ``tagging`` they are silently ignored and always
+  read back as ``[]``. Blank tags are dropped.
+* **List**: ``search`` (space-separated terms, each a case-insensitive substring of the name),
+  ``event_type`` (``event`` default, ``all`` and ``action_event`` — the emulator has no actions, so
+  the same rows — ``event_posthog`` for names starting with ``$``, ``event_custom`` for the rest;
+  anything else: 400 attr ``event_type``, as PostHog's newest code answers), ``ordering`` (repeated
+  or comma-separated: ``name``, ``last_seen_at``, ``last_seen_at::date``, ``created_at``,
+  ``created_at::date``, each optionally ``-``; unknown values are dropped; ascending puts nulls
+  first, descending last; ``name`` is appended as the tiebreaker; default
+  ``-last_seen_at::date,name``), ``exclude_hidden=true`` (enterprise only), ``excluded_properties``
+  (a JSON array of names). Limit/offset pages of 100.
+* **Retrieve/update/delete** by UUID inside the project; an unknown or malformed id is 404 "Not
+  found." (PostHog's plain ``.get()`` may answer 500 there; unconfirmed, facts 7). Delete: 204.
+* Read-only action fields (``is_action``, ``action_id``, ``is_calculating``,
+  ``last_calculated_at``, ``last_updated_at``, ``created_by``) are always ``false``/``null``: the
+  emulator has no actions.
+"""
+
+import json
+from datetime import timezone as dt_timezone
+from uuid import UUID
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.db.models.functions import TruncDate
+from django.urls import re_path
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.exceptions import APIException, NotFound, ValidationError
+
+from posthog_emulator import control
+from posthog_emulator.api.shared import UserBasicSerializer
+from posthog_emulator.models import EventDefinition, TaxonomySettings, Team, User
+from posthog_emulator.routing import ProjectNestedMixin, project_prefix
+
+EVENT_TYPES = ("event", "all", "action_event", "event_posthog", "event_custom")
+ORDERING_FIELDS = ("name", "last_seen_at", "last_seen_at::date", "created_at", "created_at::date")
+MESSAGE_HIDDEN_AND_VERIFIED = "An event cannot be both hidden and verified"
+
+
+class EnterpriseFeatureException(APIException):
+    """PostHog's 402 for a paid feature (``posthog/exceptions.py``), as PostHog Cloud words it."""
+
+    status_code = status.HTTP_402_PAYMENT_REQUIRED
+    default_code = "payment_required"
+
+    def __init__(self, feature: str | None = None) -> None:
+        super().__init__(
+            detail=(
+                f"{feature.capitalize() if feature else 'This feature'} is part of the premium PostHog offering. "
+                "To use it, subscribe to PostHog Cloud with a generous free tier."
+            )
+        )
+
+
+def normalise_tags(tags) -> list[str]:
+    """PostHog's ``tagify`` (strip, lower-case) and de-duplication; blanks dropped; first order kept."""
+    result = []
+    for tag in tags or []:
+        value = str(tag).strip().lower()
+        if value and value not in result:
+            result.append(value)
+    return result
+
+
+class _TaggedSerializerMixin:
+    """Tags as ``TaggedItemSerializerMixin``: stored only with the ``tagging`` feature."""
+
+    def _tagging(self) -> bool:
+        return TaxonomySettings.has(self.context["get_team"]().organization, "tagging")
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["tags"] = list(instance.tags or []) if self._tagging() else []
+        return data
+
+
+class EventDefinitionSerializer(_TaggedSerializerMixin, serializers.ModelSerializer):
+    """The open-source serializer: every field read-only; updates answer 402."""
+
+    tags = serializers.ListField(child=serializers.CharField(allow_blank=True), required=False)
+    is_action = serializers.SerializerMethodField()
+    action_id = serializers.SerializerMethodField()
+    is_calculating = serializers.SerializerMethodField()
+    last_calculated_at = serializers.SerializerMethodField()
+    last_updated_at = serializers.SerializerMethodField()
+    created_by = serializers.SerializerMethodField()
+    post_to_slack = serializers.BooleanField(default=False)
+
+    class Meta:
+        model = EventDefinition
+        fields = [
+            "id",
+            "name",
+            "created_at",
+            "last_seen_at",
+            "last_updated_at",
+            "tags",
+            "is_action",
+            "action_id",
+            "is_calculating",
+            "last_calculated_at",
+            "created_by",
+            "post_to_slack",
+        ]
+        read_only_fields = ["id", "name", "created_at", "last_seen_at"]
+
+    def get_is_action(self, obj) -> bool:
+        return False
+
+    def get_action_id(self, obj):
+        return None
+
+    def get_is_calculating(self, obj) -> bool:
+        return False
+
+    def get_last_calculated_at(self, obj):
+        return None
+
+    def get_last_updated_at(self, obj):
+        return None
+
+    def get_created_by(self, obj):
+        return None
+
+    def update(self, instance, validated_data):
+        raise EnterpriseFeatureException()
+
+
+class OwnerField(serializers.PrimaryKeyRelatedField):
+    """A user id on write; members of the project's organization only."""
+
+    def get_queryset(self):
+        organization = self.context["get_team"]().organization
+        return User.objects.filter(organization_memberships__organization=organization)
+
+
+class EnterpriseEventDefinitionSerializer(EventDefinitionSerializer):
+    """``EnterpriseEventDefinitionSerializer``: the metadata fields are writable."""
+
+    owner = OwnerField(required=False, allow_null=True)
+    updated_by = UserBasicSerializer(read_only=True)
+    verified_by = UserBasicSerializer(read_only=True)
+    default_columns = serializers.ListField(child=serializers.CharField(), required=False)
+
+    class Meta(EventDefinitionSerializer.Meta):
+        fields = [
+            "id",
+            "name",
+            "owner",
+            "description",
+            "tags",
+            "created_at",
+            "updated_at",
+            "updated_by",
+            "last_seen_at",
+            "last_updated_at",
+            "verified",
+            "verified_at",
+            "verified_by",
+            "hidden",
+            "is_action",
+            "action_id",
+            "is_calculating",
+            "last_calculated_at",
+            "created_by",
+            "post_to_slack",
+            "default_columns",
+        ]
+        read_only_fields = ["id", "name", "created_at", "updated_at", "last_seen_at", "verified_at"]
+        extra_kwargs = {"description": {"allow_null": True, "required": False}}
+
+    def validate(self, data):
+        data = super().validate(data)
+        if data.get("hidden") and data.get("verified"):
+            raise serializers.ValidationError(MESSAGE_HIDDEN_AND_VERIFIED)
+        return data
+
+    def update(self, instance, validated_data):
+        user = self.context["request"].user
+        tags = validated_data.pop("tags", None)
+        validated_data["updated_by"] = user
+        if validated_data.get("hidden", False):
+            validated_data["verified"] = False
+            validated_data["verified_by"] = None
+            validated_data["verified_at"] = None
+        elif validated_data.get("verified", False):
+            validated_data["hidden"] = False
+        if "verified" in validated_data:
+            if validated_data["verified"] and not instance.verified:
+                validated_data["verified_by"] = user
+                validated_data["verified_at"] = timezone.now()
+            elif not validated_data["verified"]:
+                validated_data["verified_by"] = None
+                validated_data["verified_at"] = None
+            else:
+                validated_data.pop("verified")  # re-verifying is ignored
+        # post_to_slack is set on the instance (so this response echoes it) but never saved.
+        instance = serializers.ModelSerializer.update(self, instance, validated_data)
+        if tags is not None and self._tagging():
+            instance.tags = normalise_tags(tags)
+            instance.save(update_fields=["tags", "updated_at"])
+        return instance
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["owner"] = UserBasicSerializer(instance.owner).data if instance.owner_id else None
+        if data.get("default_columns") is None:
+            data["default_columns"] = []
+        return data
+
+
+class EventDefinitionViewSet(
+    ProjectNestedMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    scope_object = "event_definition"
+    queryset = EventDefinition.objects.select_related("owner", "updated_by", "verified_by")
+    lookup_field = "id"
+    lookup_value_regex = r"[^/]+"
+
+    def is_enterprise(self) -> bool:
+        return TaxonomySettings.has(self.organization, "ingestion_taxonomy")
+
+    def get_serializer_class(self):
+        return EnterpriseEventDefinitionSerializer if self.is_enterprise() else EventDefinitionSerializer
+
+    def get_object(self):
+        try:
+            definition_id = UUID(str(self.kwargs[self.lookup_field]))
+        except ValueError:
+            raise NotFound()
+        obj = self.get_queryset().filter(id=definition_id).first()
+        if obj is None:
+            raise NotFound()
+        self.check_object_permissions(self.request, obj)
+        return obj
+
+    def safely_get_queryset(self, queryset):
+        if self.action != "list":
+            return queryset
+        params = self.request.query_params
+        for term in (params.get("search") or "").split():
+            queryset = queryset.filter(name__icontains=term)
+
+        event_type = params.get("event_type", "event")
+        if event_type not in EVENT_TYPES:
+            raise ValidationError(
+                {"event_type": f"Not a valid event type. Use one of: {', '.join(EVENT_TYPES)}."}
+            )
+        if event_type == "event_posthog":
+            queryset = queryset.filter(name__startswith="$")
+        elif event_type == "event_custom":
+            queryset = queryset.exclude(name__startswith="$")
+
+        if params.get("exclude_hidden", "false").lower() == "true" and self.is_enterprise():
+            queryset = queryset.exclude(hidden=True)
+
+        excluded = params.get("excluded_properties")
+        if excluded:
+            try:
+                names = json.loads(excluded)
+            except ValueError:
+                raise ValidationError({"excluded_properties": "Expected a JSON array of event names."})
+            if not isinstance(names, list):
+                raise ValidationError({"excluded_properties": "Expected a JSON array of event names."})
+            queryset = queryset.exclude(name__in=[str(n) for n in names])
+
+        return queryset.order_by(*self._ordering())
+
+    def _ordering(self) -> list:
+        requested = [value for raw in self.request.query_params.getlist("ordering") for value in raw.split(",")]
+        fields = []
+        for value in requested:
+            value = value.strip()
+            if value.lstrip("-") in ORDERING_FIELDS:
+                fields.append((value.lstrip("-"), value.startswith("-")))
+        if not fields:
+            fields = [("last_seen_at::date", True), ("name", False)]
+        if not any(field == "name" for field, _ in fields):
+            fields.append(("name", False))
+        expressions = []
+        for field, descending in fields:
+            if field == "name":
+                expressions.append(F("name").desc() if descending else F("name").asc())
+                continue
+            column, _, cast = field.partition("::")
+            expression = TruncDate(column) if cast == "date" else F(column)
+            expressions.append(expression.desc(nulls_last=True) if descending else expression.asc(nulls_first=True))
+        return expressions
+
+
+def register(router) -> None:
+    router.register(project_prefix("event_definitions"), EventDefinitionViewSet, basename="project_event_definitions")
+
+
+# --------------------------------------------------------------------------------------------
+# Control API
+# --------------------------------------------------------------------------------------------
+
+
+def _definition_summary(definition: EventDefinition, created: bool) -> dict:
+    return {
+        "id": str(definition.id),
+        "name": definition.name,
+        "created": created,
+        "last_seen_at": definition.last_seen_at.isoformat().replace("+00:00", "Z") if definition.last_seen_at else None,
+    }
+
+
+def _parse_event(item, index: int) -> tuple[str, object]:
+    attr = f"events__{index}"
+    if isinstance(item, str):
+        name, seen = item, None
+    elif isinstance(item, dict):
+        name, seen = item.get("name"), item.get("last_seen_at")
+    else:
+        raise control.ControlError('Expected an event name or {"name": ..., "last_seen_at": ...}.', attr)
+    if not isinstance(name, str) or not name.strip() or len(name) > 400:
+        raise control.ControlError("An event name must be a non-blank string of at most 400 characters.", attr)
+    if seen is None:
+        return name, timezone.now()
+    parsed = parse_datetime(seen) if isinstance(seen, str) else None
+    if parsed is None:
+        raise control.ControlError("last_seen_at must be an ISO 8601 date-time.", attr)
+    if timezone.is_naive(parsed):
+        parsed = timezone.make_aware(parsed, dt_timezone.utc)
+    return name, parsed
+
+
+@control.control_view("POST")
+def ingest_events(request, project_id):
+    """Record ingested event names: create missing definitions, move ``last_seen_at`` forward.
+
+    Body ``{"events": ["signed_up", {"name": "purchase", "last_seen_at": "2026-01-01T00:00:00Z"}]}``.
+    ``last_seen_at`` defaults to now; an existing definition keeps the later of the two values.
+    Answers 200 ``{"project": <id>, "results": [{"id", "name", "created", "last_seen_at"}]}``.
+    """
+    team = Team.objects.filter(id=int(project_id)).first()
+    if team is None:
+        raise control.ControlError("Project not found.", status=404, code="not_found")
+    events = control.read_json(request).get("events")
+    if not isinstance(events, list) or not events:
+        raise control.ControlError("Expected a non-empty list of event names.", "events")
+    parsed = [_parse_event(item, index) for index, item in enumerate(events)]
+    results = []
+    with transaction.atomic():
+        for name, seen in parsed:
+            try:
+                with transaction.atomic():
+                    definition, created = EventDefinition.objects.get_or_create(
+                        team=team, name=name, defaults={"last_seen_at": seen}
+                    )
+            except IntegrityError:  # pragma: no cover - serialised by the global lock
+                definition, created = EventDefinition.objects.get(team=team, name=name), False
+            if not created and (definition.last_seen_at is None or seen > definition.last_seen_at):
+                definition.last_seen_at = seen
+                EventDefinition.objects.filter(pk=definition.pk).update(last_seen_at=seen)
+            results.append(_definition_summary(definition, created))
+        if not team.ingested_event:
+            team.ingested_event = True
+            team.save(update_fields=["ingested_event"])
+    return control.json_response({"project": team.id, "results": results})
+
+
+@control.control_view("GET", "PUT")
+def taxonomy(request, organization):
+    """Read or switch an organization's ``ingestion_taxonomy`` and ``tagging`` features.
+
+    ``PUT`` body ``{"ingestion_taxonomy": false, "tagging": true}`` (either key optional). Answers
+    ``{"organization": <id>, "ingestion_taxonomy": bool, "tagging": bool}``.
+    """
+    found = control.find_organization(organization)
+    if found is None:
+        raise control.ControlError("Organization not found.", status=404, code="not_found")
+    if request.method == "PUT":
+        data = control.read_json(request)
+        for key, value in data.items():
+            if key not in TaxonomySettings.FEATURES:
+                raise control.ControlError(f"Unknown feature; use {' or '.join(TaxonomySettings.FEATURES)}.", key)
+            if not isinstance(value, bool):
+                raise control.ControlError("Expected true or false.", key)
+        TaxonomySettings.put(found, **data)
+    return control.json_response({"organization": str(found.id), **TaxonomySettings.get(found)})
+
+
+control_urlpatterns = [
+    re_path(r"^projects/(?P<project_id>[0-9]+)/events/?$", ingest_events),
+    re_path(r"^organizations/(?P<organization>[^/]+)/taxonomy/?$", taxonomy),
+]

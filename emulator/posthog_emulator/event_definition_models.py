@@ -1,0 +1,81 @@
+"""Models of the event definitions area (facts 7), imported at the bottom of ``models.py``.
+
+PostHog keeps an open-source ``EventDefinition`` row (``posthog/models/event_definition.py``)
+and, with the enterprise extension, an ``EnterpriseEventDefinition`` child row
+(``ee/models/event_definition.py``) that adds the metadata: description, owner, tags, verified,
+hidden, default columns. The emulator keeps both in one table; which serializer answers (basic or
+enterprise) is decided per organization at request time (see ``api/event_definitions.py``).
+
+Tags are PostHog ``TaggedItem`` rows; here they are a JSON list of normalised names.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils import timezone
+
+from posthog_emulator.models import EmulatorState, Organization, Team, User, uuidt
+
+__all__ = ["EventDefinition", "TaxonomySettings"]
+
+
+class EventDefinition(models.Model):
+    """One event name seen in a project (created by ingestion, never by the API)."""
+
+    id = models.UUIDField(primary_key=True, default=uuidt, editable=False)
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="event_definitions")
+    name = models.CharField(max_length=400)
+    created_at = models.DateTimeField(default=timezone.now, null=True)
+    last_seen_at = models.DateTimeField(default=None, null=True)
+
+    # The enterprise part (EnterpriseEventDefinition).
+    owner = models.ForeignKey(User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    description = models.TextField(blank=True, null=True, default="")
+    tags = models.JSONField(default=list, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    updated_by = models.ForeignKey(User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    verified = models.BooleanField(default=False, blank=True)
+    verified_at = models.DateTimeField(null=True, blank=True)
+    verified_by = models.ForeignKey(User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    hidden = models.BooleanField(blank=True, null=True, default=False)
+    default_columns = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["team", "name"], name="unique_event_definition_name")]
+
+    def __str__(self) -> str:
+        return f"{self.name} / {self.team.name}"
+
+
+class TaxonomySettings:
+    """Per-organization switches for the paid features event definitions depend on.
+
+    PostHog picks the enterprise serializer when the organization has ``ingestion_taxonomy`` and
+    stores tags only with ``tagging`` (facts 7). The emulator behaves like a PostHog Cloud
+    organization on a plan with both, unless a test switches them off through the control API
+    (``PUT /_emulator/organizations/<org>/taxonomy``). Kept in :class:`EmulatorState`, so a reset
+    forgets them.
+    """
+
+    FEATURES = ("ingestion_taxonomy", "tagging")
+
+    @staticmethod
+    def _key(organization: Organization) -> str:
+        return f"taxonomy:{organization.id}"
+
+    @classmethod
+    def get(cls, organization: Organization) -> dict:
+        stored = EmulatorState.get(cls._key(organization)) or {}
+        return {feature: bool(stored.get(feature, True)) for feature in cls.FEATURES}
+
+    @classmethod
+    def put(cls, organization: Organization, **features) -> dict:
+        current = cls.get(organization)
+        current.update({k: bool(v) for k, v in features.items() if k in cls.FEATURES})
+        EmulatorState.put(cls._key(organization), current)
+        return current
+
+    @classmethod
+    def has(cls, organization: Organization, feature: str) -> bool:
+        return cls.get(organization)[feature]
