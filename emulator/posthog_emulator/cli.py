@@ -9,15 +9,25 @@ it::
 
 ``--port 0`` picks a free port; the line shows the port actually bound. SIGTERM and SIGINT stop
 the server cleanly (exit status 0).
+
+``--tls-cert CERT --tls-key KEY`` serves HTTPS instead (the line then says ``https://``); the TLS
+handshake runs in the connection's own thread, so a client that rejects the certificate stalls
+nobody. ``posthog-emulator make-test-ca DIR`` makes a test CA and a server certificate for it (see
+:mod:`posthog_emulator.tls`).
+
+The server also carries out the fault rule ``drop_after_commit`` (:mod:`posthog_emulator.faults`):
+after the view ran, it shuts the client socket down instead of sending the answer.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import signal
 import socket
+import ssl
 import sys
 import tempfile
 
@@ -63,6 +73,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="response profile (default: env POSTHOG_EMULATOR_PROFILE, else spec)",
     )
     serve.add_argument("--quiet", action="store_true", help="do not log each request")
+    serve.add_argument("--tls-cert", metavar="CERT", help="serve HTTPS with this PEM certificate (chain)")
+    serve.add_argument("--tls-key", metavar="KEY", help="the PEM private key of --tls-cert")
+    make_ca = commands.add_parser(
+        "make-test-ca",
+        help="write a test CA and a server certificate for localhost/127.0.0.1 (needs openssl)",
+        description="Write DIR/ca.pem, DIR/ca.key, DIR/server.pem and DIR/server.key: a throw-away "
+        "certificate authority and a server certificate it signed, for serve --tls-cert/--tls-key.",
+    )
+    make_ca.add_argument("directory", metavar="DIR")
+    make_ca.add_argument("--name", action="append", default=[], help="another DNS name or IP for the server certificate")
+    make_ca.add_argument("--days", type=int, default=30, help="validity in days (default 30)")
     return parser
 
 
@@ -72,8 +93,25 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "profile", "spec") not in ("spec", "posthog"):  # a bad POSTHOG_EMULATOR_PROFILE
         parser.error(f"invalid profile {args.profile!r} (choose from 'spec', 'posthog')")
     if args.command == "serve":
+        if bool(args.tls_cert) != bool(args.tls_key):
+            parser.error("--tls-cert and --tls-key go together")
         return serve(args)
+    if args.command == "make-test-ca":
+        return make_test_ca(args)
     return 2  # pragma: no cover - argparse already rejected anything else
+
+
+def make_test_ca(args: argparse.Namespace) -> int:
+    from posthog_emulator import tls
+
+    try:
+        paths = tls.make_test_ca(args.directory, names=args.name, days=args.days)
+    except tls.TLSError as error:
+        print(f"posthog-emulator: {error}", file=sys.stderr, flush=True)
+        return 1
+    for name, path in paths.items():
+        print(f"{name}: {path}")
+    return 0
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -115,26 +153,64 @@ def _run(args: argparse.Namespace) -> int:
 
     get_resolver().url_patterns
 
+    from posthog_emulator import faults
+
     quiet = args.quiet
+    tls_context = None
+    if args.tls_cert:
+        from posthog_emulator import tls
+
+        try:
+            tls_context = tls.server_context(args.tls_cert, args.tls_key)
+        except tls.TLSError as error:
+            print(f"posthog-emulator: {error}", file=sys.stderr, flush=True)
+            return 1
 
     class RequestHandler(WSGIRequestHandler):
         def setup(self):
-            super().setup()
             # Headers and body go out in separate writes; without TCP_NODELAY a keep-alive client
             # waits ~40 ms for a delayed ACK on every response.
-            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if tls_context is not None:
+                self.request.settimeout(30)  # a client that never finishes the handshake
+                self.request = tls_context.wrap_socket(self.request, server_side=True)
+                self.request.settimeout(None)
+            super().setup()
+
+        def finish(self):
+            try:
+                super().finish()
+            finally:
+                if tls_context is not None:
+                    with contextlib.suppress(OSError):
+                        self.request.close()
+
+        def get_environ(self):
+            environ = super().get_environ()
+            environ[faults.SOCKET_KEY] = self.connection
+            return environ
 
         def log_message(self, format, *log_args):
             if not quiet:
                 super().log_message(format, *log_args)
 
+    class Server(ThreadedWSGIServer):
+        def handle_error(self, request, client_address):
+            error = sys.exc_info()[1]
+            if isinstance(error, (ssl.SSLError, ConnectionError, TimeoutError)):
+                if not quiet:
+                    print(f"posthog-emulator: connection from {client_address[0]} failed: {error}",
+                          file=sys.stderr, flush=True)
+                return
+            super().handle_error(request, client_address)
+
     try:
-        httpd = ThreadedWSGIServer((args.host, args.port), RequestHandler, ipv6=":" in args.host)
+        httpd = Server((args.host, args.port), RequestHandler, ipv6=":" in args.host)
     except OSError as error:
         print(f"posthog-emulator: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr, flush=True)
         return 1
     httpd.daemon_threads = True
-    httpd.set_app(WSGIHandler())
+    httpd.set_app(dropping_app(WSGIHandler()))
 
     def stop(signum, frame):
         raise _Stop()
@@ -144,7 +220,8 @@ def _run(args: argparse.Namespace) -> int:
 
     host, port = httpd.server_address[:2]
     shown_host = f"[{host}]" if ":" in host else host
-    print(f"posthog-emulator listening on http://{shown_host}:{port} (profile {args.profile})", flush=True)
+    scheme = "https" if tls_context is not None else "http"
+    print(f"posthog-emulator listening on {scheme}://{shown_host}:{port} (profile {args.profile})", flush=True)
     try:
         httpd.serve_forever()
     except _Stop:
@@ -153,3 +230,29 @@ def _run(args: argparse.Namespace) -> int:
         httpd.server_close()
     print("posthog-emulator stopped", flush=True)
     return 0
+
+
+def dropping_app(app):
+    """Wrap the WSGI ``app``: when a fault rule asked for it, drop the connection instead of answering.
+
+    The view has run (and committed) by the time ``app`` returns; the client socket is then shut
+    down in both directions before a byte of the answer is written, so the client reads an empty
+    reply ("connection closed" / reset). The server's later write fails quietly (wsgiref ignores
+    a broken pipe) and the keep-alive loop ends because the socket reads EOF.
+    """
+    from posthog_emulator import faults
+
+    def wrapped(environ, start_response):
+        result = app(environ, start_response)
+        if not environ.get(faults.DROP_KEY):
+            return result
+        close = getattr(result, "close", None)
+        if close is not None:
+            close()
+        sock = environ.get(faults.SOCKET_KEY)
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+        return []
+
+    return wrapped

@@ -6,7 +6,11 @@
    view and *outside* the database lock (a hook may sleep to simulate latency without stalling
    other requests; it must be thread-safe). The first hook that returns a response short-circuits:
    that response is sent (and logged) and the view does not run. Returning ``None`` lets the
-   request through. No hook is registered by default.
+   request through. A hook may also ask the server to drop the connection after the view ran
+   (``request.META[faults.DROP_KEY]``); the request is then logged with status 0, ``"fault":
+   "dropped"`` and the view's ``"committed_status"``. The fault-injection hook
+   (:func:`posthog_emulator.faults.hook`) is installed when the middleware is created; it does
+   nothing until a rule is set through ``/_emulator/faults``.
 2. **One global lock** serialises the view work of all requests (SQLite with several writer
    threads would otherwise fail with "database is locked").
 3. **Request log**: every ``/api/`` request is recorded with its final status
@@ -20,7 +24,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 
-from posthog_emulator import requestlog
+from posthog_emulator import faults, requestlog
 
 RequestHook = Callable[[HttpRequest], "HttpResponse | None"]
 
@@ -55,6 +59,10 @@ def database_lock() -> threading.RLock:
 class EmulatorMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
+        from posthog_emulator import bootstrap  # imports the models: only once the apps are ready
+
+        add_request_hook(faults.hook)
+        bootstrap.on_reset(faults.clear)
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         is_api = request.path.startswith("/api/")
@@ -71,5 +79,13 @@ class EmulatorMiddleware:
             # Lets the threaded server keep connections alive (it closes those without a length).
             response.headers["Content-Length"] = str(len(response.content))
         if is_api:
-            requestlog.record(request.method, request.path, request.META.get("QUERY_STRING", ""), response.status_code)
+            query = request.META.get("QUERY_STRING", "")
+            if request.META.get(faults.DROP_KEY):
+                requestlog.record(request.method, request.path, query, 0, fault="dropped",
+                                  committed_status=response.status_code)
+            elif getattr(response, faults.FAULT_ATTR, None):
+                requestlog.record(request.method, request.path, query, response.status_code,
+                                  fault=getattr(response, faults.FAULT_ATTR))
+            else:
+                requestlog.record(request.method, request.path, query, response.status_code)
         return response

@@ -32,7 +32,7 @@ WSGI_APPLICATION = None
 DATA_UPLOAD_MAX_MEMORY_SIZE = 20 * 1024 * 1024  # PostHog: 20 MB (facts 0.2)
 DEFAULT_AUTO_FIELD = "django.db.models.AutoField"
 
-INSTALLED_APPS = ["rest_framework", "posthog_emulator"]
+INSTALLED_APPS = ["rest_framework", "drf_spectacular", "posthog_emulator"]
 
 MIDDLEWARE = ["posthog_emulator.middleware.EmulatorMiddleware"]
 
@@ -44,6 +44,11 @@ DATABASES = {
         # Keep a thread's connection across the requests of one keep-alive connection; the
         # threaded server closes it when the client disconnects.
         "CONN_MAX_AGE": None,
+        # Durability: Django runs in autocommit mode, so every write is committed before the view
+        # returns, i.e. before the answer is sent. In WAL mode COMMIT writes the WAL frames into
+        # the OS (write(2)) and synchronous=NORMAL only skips the fsync: an acknowledged write
+        # survives the process being killed (tests/test_server_reliability.py SIGKILLs a burst),
+        # though not a power loss, which would need synchronous=FULL.
         "OPTIONS": {
             "timeout": 20,
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
@@ -70,6 +75,19 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+
+# The OpenAPI document at /_emulator/openapi.json (see posthog_emulator.openapi).
+SPECTACULAR_SETTINGS = {
+    "TITLE": "posthog-emulator",
+    "DESCRIPTION": "The /api/ endpoints the PostHog emulator serves (for testing the emulator itself).",
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/api/",
+    "PREPROCESSING_HOOKS": ["posthog_emulator.openapi.only_api"],
+    "COMPONENT_SPLIT_REQUEST": True,
+    "DISABLE_ERRORS_AND_WARNINGS": True,
 }
 
 EXCEPTIONS_HOG = {

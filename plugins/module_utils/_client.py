@@ -17,6 +17,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import json
+import os
 import random
 import re
 import time
@@ -53,6 +54,7 @@ BACKOFF_CAP = 30.0
 
 _BODY_WAIT = re.compile(r"Expected available in (\d+(?:\.\d+)?) seconds?", re.IGNORECASE)
 _SCOPE = re.compile(r"missing required scope '([^']+)'")
+_TLS_REASON = re.compile(r"\[SSL(?::[^\]]*)?\] ([^(]+?)\s*\(_ssl")
 _MASK = "********"
 
 
@@ -104,6 +106,10 @@ def _hint(status, detail, code):
         if "Personal API Key access" in detail or "personal API key access" in detail:
             return ("PostHog does not let personal API keys call this action; it can only be done "
                     "in the PostHog web app by a logged-in user.")
+        if "plugin access level" in detail:
+            return ("The organization's plugins access level is too low (3 reads plugins, 6 installs and changes "
+                    "them, 9 makes them global); the API cannot raise it: PostHog Cloud sets it, and on "
+                    "self-hosted PostHog an instance admin can.")
         if "access level is insufficient" in detail or "admin" in detail:
             return "Ask an owner of the organization to raise your membership level."
         if "does not have access to the requested" in detail:
@@ -181,7 +187,11 @@ class PostHogClient:
         self._on_retry = on_retry
         self.retry_log = []
         self.session = session or requests.Session()
-        self.session.verify = ca_path if (ca_path and validate_certs) else bool(validate_certs)
+        if ca_path and validate_certs and not os.path.exists(ca_path):
+            raise PostHogError("ca_path %s does not exist; give the PEM file (or directory) of the CA that "
+                               "signed the server's certificate" % ca_path)
+        self.verify = ca_path if (ca_path and validate_certs) else bool(validate_certs)
+        self.session.verify = self.verify
         self.session.headers.update({
             "Authorization": "Bearer %s" % api_key,
             "Accept": "application/json",
@@ -253,6 +263,23 @@ class PostHogClient:
         return PostHogError(message, method=method, path=path, status=response.status_code,
                             type=etype, code=code, detail=detail, attr=attr, body=body)
 
+    def _tls_message(self, method, path, exc):
+        """A TLS failure, explained: which host, why, and which option fixes it."""
+        match = _TLS_REASON.search(str(exc))
+        reason = match.group(1).strip() if match else exc.__class__.__name__
+        origin = self._origin_label(self.base_url)
+        if "certificate verify failed" in reason:
+            if self.verify not in (True, False):
+                fix = ("ca_path (%s) does not hold the CA that signed it; point ca_path at that CA's PEM file"
+                       % self.verify)
+            else:
+                fix = ("if the server uses a private or self-signed CA, set ca_path (or POSTHOG_CA_PATH) to that "
+                       "CA's PEM file; set validate_certs to false only for testing")
+            return ("%s %s failed: the TLS certificate of %s could not be verified (%s); %s."
+                    % (method, path, origin, reason, fix))
+        return ("%s %s failed: the TLS handshake with %s failed (%s); check that host has the right scheme "
+                "(https:// or http://) and port." % (method, path, origin, reason))
+
     def _note_retry(self, method, path, why, wait):
         entry = "%s %s: %s; retrying in %.1f s" % (method, path, why, wait)
         self.retry_log.append(entry)
@@ -280,8 +307,15 @@ class PostHogClient:
             last_exc = None
             nothing_written = False
             try:
-                response = self.session.request(method, url, data=data, headers=headers,
+                # verify is passed on every request: requests lets REQUESTS_CA_BUNDLE / CURL_CA_BUNDLE
+                # override the session's verify (psf/requests#3829), which would ignore ca_path and
+                # validate_certs=false wherever those variables are set.
+                response = self.session.request(method, url, data=data, headers=headers, verify=self.verify,
                                                 timeout=self.timeout, allow_redirects=False)
+            except requests.exceptions.SSLError as exc:
+                # Not transient (and nothing was sent): fail at once, saying what to do.
+                raise PostHogError(self.scrub(self._tls_message(method, shown_path, exc)),
+                                   method=method, path=shown_path)
             except requests.exceptions.ConnectionError as exc:
                 failure = "connection failed (%s)" % exc.__class__.__name__
                 # A refused or unreachable connection sent nothing; a reset or read timeout may have.

@@ -225,3 +225,95 @@ def test_backoff_grows_and_is_capped():
     assert backoff_delay(0, rng=lambda: 0.0) == 0.25
     assert backoff_delay(3, rng=lambda: 1.0) == 4.0
     assert backoff_delay(20, rng=lambda: 1.0) == 30.0
+
+
+class TLSFailingSession:
+    """Stands in for requests.Session: every request fails the TLS handshake with ``reason``."""
+
+    def __init__(self, reason):
+        self.reason = reason
+        self.headers = {}
+        self.verify = None
+        self.calls = []
+
+    def request(self, method, url, **kwargs):
+        import requests
+
+        self.calls.append(dict(kwargs, method=method, url=url))
+        raise requests.exceptions.SSLError(
+            "HTTPSConnectionPool(host='127.0.0.1', port=8443): Max retries exceeded with url: /api/x/ "
+            "(Caused by SSLError(SSLCertVerificationError(1, '[SSL: %s] %s (_ssl.c:1006)')))" % self.reason)
+
+
+UNTRUSTED = ("CERTIFICATE_VERIFY_FAILED", "certificate verify failed: unable to get local issuer certificate")
+
+
+def test_untrusted_certificate_fails_at_once_and_says_what_to_do():
+    session = TLSFailingSession(UNTRUSTED)
+    waits = []
+    client = PostHogClient(host="https://127.0.0.1:8443", api_key=KEY, session=session, sleep=waits.append)
+    with pytest.raises(PostHogError) as info:
+        client.post("/api/x/", {"name": "n"})
+    message = str(info.value)
+    assert len(session.calls) == 1 and waits == []  # a certificate problem is not retried
+    assert message.startswith("POST /api/x/ failed: the TLS certificate of https://127.0.0.1:8443 could not be "
+                              "verified (certificate verify failed: unable to get local issuer certificate)")
+    assert "set ca_path (or POSTHOG_CA_PATH)" in message and "validate_certs to false only for testing" in message
+    assert KEY not in message
+
+
+def test_untrusted_certificate_with_ca_path_names_the_file(tmp_path):
+    bundle = tmp_path / "ca.pem"
+    bundle.write_text("not used by the fake session")
+    session = TLSFailingSession(UNTRUSTED)
+    client = PostHogClient(host="https://127.0.0.1:8443", api_key=KEY, session=session, ca_path=str(bundle))
+    with pytest.raises(PostHogError) as info:
+        client.get("/api/x/")
+    assert "ca_path (%s) does not hold the CA that signed it" % bundle in str(info.value)
+
+
+def test_other_tls_failure_points_at_scheme_and_port():
+    session = TLSFailingSession(("WRONG_VERSION_NUMBER", "wrong version number"))
+    client = PostHogClient(host="https://127.0.0.1:8443", api_key=KEY, session=session, sleep=lambda s: None)
+    with pytest.raises(PostHogError) as info:
+        client.get("/api/x/")
+    assert "TLS handshake with https://127.0.0.1:8443 failed (wrong version number)" in str(info.value)
+    assert "(https:// or http://) and port" in str(info.value)
+    assert len(session.calls) == 1
+
+
+def test_missing_ca_path_fails_early(tmp_path):
+    with pytest.raises(PostHogError) as info:
+        PostHogClient(host="https://127.0.0.1:8443", api_key=KEY, ca_path=str(tmp_path / "missing.pem"))
+    assert "ca_path %s does not exist" % (tmp_path / "missing.pem") in str(info.value)
+    # validate_certs=false makes ca_path irrelevant
+    PostHogClient(host="https://127.0.0.1:8443", api_key=KEY, ca_path=str(tmp_path / "missing.pem"),
+                  validate_certs=False)
+
+
+@pytest.mark.parametrize("validate_certs, use_ca_path", [(False, False), (True, True)])
+def test_verify_is_sent_with_every_request_so_env_bundles_cannot_override_it(
+        server, tmp_path, monkeypatch, validate_certs, use_ca_path):
+    import requests
+
+    bundle = tmp_path / "ca.pem"
+    bundle.write_text("x")
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", "/etc/ssl/certs/somewhere-else.pem")
+    monkeypatch.setenv("CURL_CA_BUNDLE", "/etc/ssl/certs/somewhere-else.pem")
+    expected = str(bundle) if use_ca_path else False
+    client = PostHogClient(host=server.url, api_key=KEY, validate_certs=validate_certs,
+                           ca_path=str(bundle) if use_ca_path else None)
+    sent = []
+    real_request = client.session.request
+
+    def spy(method, url, **kwargs):
+        sent.append(kwargs.get("verify"))
+        return real_request(method, url, **kwargs)
+
+    client.session.request = spy
+    server.script((200, {"ok": True}))
+    client.get("/api/x/")
+    assert sent == [expected]
+    # what requests does with it: the request-level value wins over the environment's bundle
+    merged = requests.Session().merge_environment_settings(server.url, {}, None, sent[0], None)
+    assert merged["verify"] == expected

@@ -1,0 +1,269 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Machinery of the reliability suite: an emulator process, a small API client, and a runner
+that plays tasks with the real ansible-playbook (or ansible-inventory) against the built
+collection, capturing the output, the ANSIBLE_LOG_PATH log and every task's registered result.
+
+The collection is taken from ``$BUILD`` (a directory holding ``ansible_collections/``; relative
+to the repository root; default ``build``), as ``make collection BUILD=...`` leaves it.
+"""
+
+import json
+import os
+import re
+import secrets
+import signal
+import string
+import subprocess
+import sys
+import time
+
+import requests
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BIN = os.path.dirname(sys.executable)
+READY = re.compile(r"posthog-emulator listening on (https?://\S+) \(profile \w+\)")
+
+
+def build_dir():
+    build = os.environ.get("BUILD") or "build"
+    return build if os.path.isabs(build) else os.path.join(ROOT, build)
+
+
+def new_key():
+    return "phx_" + "".join(secrets.choice(string.ascii_letters + string.digits) for dummy in range(40))
+
+
+class Emulator:
+    """``python -m posthog_emulator serve`` on a free loopback port, with a fresh database."""
+
+    def __init__(self, workdir, tls=None):
+        self.key = new_key()
+        self.tls = tls  # (cert, key, ca) or None
+        self.ca = tls[2] if tls else None
+        os.makedirs(workdir, exist_ok=True)
+        args = [sys.executable, "-m", "posthog_emulator", "serve", "--host", "127.0.0.1", "--port", "0",
+                "--db", os.path.join(workdir, "emulator.sqlite3"), "--api-key", self.key, "--quiet"]
+        if tls:
+            args += ["--tls-cert", tls[0], "--tls-key", tls[1]]
+        self.log_path = os.path.join(workdir, "emulator.log")
+        with open(self.log_path, "w") as log:
+            self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=log, text=True)
+        self.url = None
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            match = READY.search(line)
+            if match:
+                self.url = match.group(1)
+                break
+        if self.url is None:
+            self.stop()
+            raise RuntimeError("the emulator did not start; see %s" % self.log_path)
+        self.api = Api(self.url, self.key, verify=self.ca or True)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process.stdout.close()
+
+
+class Api:
+    """Just enough HTTP for the tests: the control API and reading ``/api/`` back (no retries)."""
+
+    def __init__(self, url, key, verify=True):
+        self.url, self.key = url, key
+        self.session = requests.Session()
+        self.session.trust_env = False
+        self.verify = verify
+
+    def call(self, method, path, body=None, expect=(200, 201, 204)):
+        headers = {"Authorization": "Bearer %s" % self.key} if path.startswith("/api/") else {}
+        response = self.session.request(method, self.url + path, json=body, headers=headers, timeout=30,
+                                        verify=self.verify)
+        if expect and response.status_code not in expect:
+            raise AssertionError("%s %s answered %s: %s" % (method, path, response.status_code, response.text[:500]))
+        return response.json() if response.content else None
+
+    def get(self, path):
+        return self.call("GET", path)
+
+    def list_all(self, path):
+        joiner = "&" if "?" in path else "?"
+        return self.get(path + joiner + "limit=100000")["results"]
+
+    def reset(self):
+        self.call("POST", "/_emulator/reset", {"api_key": self.key})
+
+    def set_faults(self, rules, seed=None):
+        body = {"rules": rules}
+        if seed is not None:
+            body["seed"] = seed
+        return self.call("PUT", "/_emulator/faults", body)["rules"]
+
+    def clear_faults(self):
+        self.call("DELETE", "/_emulator/faults")
+
+    def fault_hits(self):
+        return sum(rule["hits"] for rule in self.get("/_emulator/faults")["rules"])
+
+    def requests(self):
+        return self.get("/_emulator/requests")
+
+    def clear_requests(self):
+        self.call("DELETE", "/_emulator/requests")
+
+    def writes(self):
+        """Logged requests that could have changed something (anything but GET/HEAD/OPTIONS)."""
+        return [e for e in self.requests() if e["method"] not in ("GET", "HEAD", "OPTIONS")]
+
+
+class Run:
+    """What one ansible-playbook / ansible-inventory run left behind."""
+
+    def __init__(self, returncode, stdout, stderr, log, results, elapsed):
+        self.returncode, self.stdout, self.stderr, self.log = returncode, stdout, stderr, log
+        self.results, self.elapsed = results, elapsed
+
+    @property
+    def everything(self):
+        """All the text the run produced: output, errors and the log file."""
+        return "\n".join((self.stdout, self.stderr, self.log, json.dumps(self.results)))
+
+    def explain(self):
+        return "rc=%s\n--- stdout (tail)\n%s\n--- stderr (tail)\n%s" % (
+            self.returncode, self.stdout[-4000:], self.stderr[-2000:])
+
+
+def ansible_env(workdir, extra=None):
+    env = dict(os.environ)
+    env.update({
+        "ANSIBLE_COLLECTIONS_PATH": build_dir(),
+        "ANSIBLE_COLLECTIONS_SCAN_SYS_PATH": "false",
+        "ANSIBLE_PYTHON_INTERPRETER": sys.executable,
+        "ANSIBLE_LOCALHOST_WARNING": "false",
+        "ANSIBLE_INVENTORY_UNPARSED_WARNING": "false",
+        "ANSIBLE_NOCOLOR": "1",
+        "ANSIBLE_FORCE_COLOR": "0",
+        "ANSIBLE_RETRY_FILES_ENABLED": "false",
+        "ANSIBLE_HOME": os.path.join(workdir, "ansible-home"),
+        "ANSIBLE_LOCAL_TEMP": os.path.join(workdir, "ansible-tmp"),
+        "ANSIBLE_LOG_PATH": os.path.join(workdir, "ansible.log"),
+        "ANSIBLE_STDOUT_CALLBACK": "default",
+        "ANSIBLE_DEPRECATION_WARNINGS": "false",
+        "ANSIBLE_PIPELINING": "true",  # no temporary module files: faster, same module code
+    })
+    for name in list(env):
+        if name.startswith("POSTHOG_"):
+            del env[name]
+    env.update(extra or {})
+    return env
+
+
+def _read(path):
+    try:
+        with open(path) as handle:
+            return handle.read()
+    except OSError:
+        return ""
+
+
+def play(workdir, emulator, steps, verbosity=0, env=None, timeout=300):
+    """Run ``steps`` as one play on localhost and return a :class:`Run`.
+
+    A step is ``{"module": "posthog.admin.x", "args": {...}}`` (run with ``ignore_errors`` and
+    registered as ``r0``, ``r1``, ... counting module steps only), ``{"faults": [rules], "seed": n}`` (replaces the emulator's fault
+    rules through its control API), or ``{"clear_log": True}``. Every task gets the connection
+    options from ``module_defaults`` (host and API key from a vars file, as a vault would give them).
+    Task args may use Jinja, e.g. ``"{{ r0.organization.id }}"``.
+    """
+    os.makedirs(workdir, exist_ok=True)
+    results_path = os.path.join(workdir, "results.json")
+    log_path = os.path.join(workdir, "ansible.log")
+    for path in (results_path, log_path):
+        if os.path.exists(path):
+            os.remove(path)
+    vars_path = os.path.join(workdir, "connection.json")
+    with open(vars_path, "w") as handle:
+        json.dump({"posthog_host": emulator.url, "posthog_api_key": emulator.key}, handle)
+    tasks, registered = [], []
+    for step in steps:
+        if "module" in step:
+            name = "r%d" % len(registered)
+            registered.append(name)
+            tasks.append({"name": step.get("name", "%s (%s)" % (step["module"], name)), step["module"]: step["args"],
+                          "register": name, "ignore_errors": True})
+            if step.get("check_mode"):
+                tasks[-1]["check_mode"] = True
+        elif "faults" in step:
+            body = {"rules": step["faults"]}
+            if step.get("seed") is not None:
+                body["seed"] = step["seed"]
+            tasks.append(_control_task("Set fault rules", "PUT", "/_emulator/faults", body, emulator))
+        elif step.get("clear_log"):
+            tasks.append(_control_task("Clear the request log", "DELETE", "/_emulator/requests", None, emulator))
+        else:
+            raise ValueError("unknown step %r" % (step,))
+    content = "{{ {%s} | to_json }}" % ", ".join("'%s': %s" % (name, name) for name in registered)
+    save = {"content": content, "dest": results_path, "mode": "0600"}
+    tasks.append({"name": "Save the results", "ansible.builtin.copy": save})
+    connection = {"host": "{{ posthog_host }}", "api_key": "{{ posthog_api_key }}"}
+    playbook = [{
+        "name": "Reliability", "hosts": "localhost", "gather_facts": False, "connection": "local",
+        "vars_files": [vars_path],
+        "module_defaults": {"group/posthog.admin.posthog": connection},
+        "tasks": tasks,
+    }]
+    playbook_path = os.path.join(workdir, "playbook.json")
+    with open(playbook_path, "w") as handle:
+        json.dump(playbook, handle, indent=1)
+    command = [os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", playbook_path]
+    if verbosity:
+        command.append("-" + "v" * verbosity)
+    return _run(command, workdir, env, timeout, results_path, log_path)
+
+
+def _control_task(name, method, path, body, emulator):
+    args = {"url": emulator.url + path, "method": method, "status_code": [200, 201, 204]}
+    if body is not None:
+        args.update(body_format="json", body=body)
+    if emulator.ca:
+        args["ca_path"] = emulator.ca
+    return {"name": name, "ansible.builtin.uri": args}
+
+
+def inventory(workdir, emulator, config, verbosity=0, env=None, timeout=300):
+    """Run ``ansible-inventory --list`` on a ``*.posthog.yml`` made from ``config``; results = the inventory."""
+    os.makedirs(workdir, exist_ok=True)
+    log_path = os.path.join(workdir, "ansible.log")
+    if os.path.exists(log_path):
+        os.remove(log_path)
+    source = os.path.join(workdir, "reliability.posthog.yml")
+    with open(source, "w") as handle:
+        json.dump(dict({"plugin": "posthog.admin.organizations", "host": emulator.url, "api_key": emulator.key},
+                       **config), handle)
+    output = os.path.join(workdir, "inventory.json")
+    if os.path.exists(output):
+        os.remove(output)
+    command = [os.path.join(BIN, "ansible-inventory"), "-i", source, "--list", "--output", output]
+    if verbosity:
+        command.append("-" + "v" * verbosity)
+    return _run(command, workdir, env, timeout, output, log_path)
+
+
+def _run(command, workdir, env, timeout, results_path, log_path):
+    started = time.monotonic()
+    result = subprocess.run(command, cwd=workdir, env=ansible_env(workdir, env), capture_output=True, text=True,
+                            timeout=timeout, check=False)
+    elapsed = time.monotonic() - started
+    raw = _read(results_path)
+    results = json.loads(raw) if raw else {}
+    return Run(result.returncode, result.stdout, result.stderr, _read(log_path), results, elapsed)
