@@ -22,8 +22,8 @@ options:
     default: https://us.posthog.com
   api_key:
     description:
-      - A PostHog personal API key (C(phx_...)). It is sent as C(Authorization: Bearer) and never
-        printed, returned or logged.
+      - A PostHog personal API key (C(phx_...)). It is sent in the C(Authorization) header as a
+        Bearer token and never printed, returned or logged.
       - Create one in PostHog under Settings, Personal API keys, with the scopes the module's
         notes name.
       - If not set, the value of the E(POSTHOG_API_KEY) environment variable is used.
@@ -73,8 +73,8 @@ requirements:
 options:
   organization:
     description:
-      - The organization to work in: its id (a UUID), its slug, its name, or V(@current) for the
-        current organization of the API key's user.
+      - The organization to work in, given as its id (a UUID), its slug, its name, or V(@current)
+        for the current organization of the API key's user.
       - A slug or a name costs one extra request to look up; a name shared by several
         organizations fails. An id or V(@current) costs none.
       - If not set, the value of the E(POSTHOG_ORGANIZATION_ID) environment variable is used.

@@ -18,7 +18,7 @@ description:
     so an organization named C({{ lookup('pipe', 'id') }}) stays text and is never templated.
   - The configuration file must end in C(posthog.yml) or C(posthog.yaml).
 author:
-  - posthog.admin contributors
+  - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
   - constructed
   - inventory_cache

@@ -19,7 +19,7 @@ description:
   - Creating an organization makes the API key's user its owner, gives it a default project, and
     makes it that user's current organization, so later tasks that use V(@current) act on it.
 author:
-  - posthog.admin contributors
+  - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
   - posthog.admin.posthog
   - posthog.admin.posthog.attributes

@@ -16,7 +16,7 @@ description:
   - Lists the organizations the API key's user belongs to (narrowed to the key's scoped
     organizations, if it has any), or the one you name.
 author:
-  - posthog.admin contributors
+  - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
   - posthog.admin.posthog
   - posthog.admin.posthog.attributes_info
