@@ -11,11 +11,12 @@ export ANSIBLE_COLLECTIONS_PATH := $(CURDIR)/$(BUILD)
 export ANSIBLE_COLLECTIONS_SCAN_SYS_PATH := false
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help venv collection demo test units emulator-test sanity integration lint clean
+.PHONY: help venv collection demo test units emulator-test sanity integration lint reliability clean
 
 help:
 	@echo "make demo   - build .venv, start the emulator, converge the example playbook twice, show the inventory"
-	@echo "make test   - unit, emulator, sanity, integration and lint checks"
+	@echo "make test   - unit, emulator, integration, sanity, lint, reliability, molecule, ansible-core 2.16/2.21 and release checks"
+	@echo "make bench  - the benchmark (modules vs uri playbook vs plain requests) -> bench/results.md"
 	@echo "make venv   - build .venv only"
 
 $(BIN)/.stamp: requirements-dev.txt emulator/pyproject.toml
@@ -30,7 +31,7 @@ venv: $(BIN)/.stamp
 # The collection as ansible sees it: a copy under build/ansible_collections/posthog/admin.
 collection: venv
 	rm -rf $(COLL) && mkdir -p $(COLL)
-	tar -c --exclude=./.venv --exclude='./build*' --exclude=./.git --exclude=./emulator --exclude=./bench \
+	tar -c --exclude='./.venv*' --exclude='./build*' --exclude=./.git --exclude=./emulator --exclude=./bench \
 	    --exclude=./demo/.state --exclude='__pycache__' --exclude=./tests/output --exclude=./.pytest_cache . \
 	  | tar -x -C $(COLL)
 	cd $(COLL) && git init -q . && git add -A >/dev/null   # ansible-test lists files through git
@@ -54,8 +55,144 @@ integration: collection
 lint: collection
 	cd $(COLL) && $(CURDIR)/$(BIN)/ansible-lint --profile production --offline
 
-test: units emulator-test integration sanity lint
+# Every module against an emulator that injects faults (30 % transient failures, lost answers,
+# 429 waits), over HTTPS with a test CA, at -vvvv looking for secrets, and with bad input.
+reliability: collection
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 tests/reliability
+
+test: units emulator-test integration sanity lint reliability molecule compat emulator-test-2.21 release-check
 	@echo "make test: all checks passed"
 
 clean:
 	rm -rf build build-* tests/output demo/.state
+
+# ---- More ansible-core versions: the oldest supported (2.16, Python 3.11) and the newest (2.21, Python 3.13).
+# Each gets its own venv (.venv-<v>, from requirements-compat-<v>.txt) and its own collection copy
+# ($(BUILD)-<v>), so `make -j2 compat` can run both side by side.
+COMPAT_VERSIONS := 2.16 2.21
+PYTHON_2.16 ?= python3.11
+PYTHON_2.21 ?= $(firstword $(wildcard $(HOME)/.pyenv/versions/3.13*/bin/python3.13) python3.13)
+
+.PHONY: compat emulator-test-2.21 $(foreach v,$(COMPAT_VERSIONS),venv-$(v) collection-$(v) units-$(v) integration-$(v))
+
+.venv-%/.stamp: requirements-compat-%.txt emulator/pyproject.toml
+	test -x .venv-$*/bin/python || $(PYTHON_$*) -m venv .venv-$*
+	.venv-$*/bin/python -m pip install -q --upgrade pip
+	.venv-$*/bin/python -m pip install -q -r requirements-compat-$*.txt
+	.venv-$*/bin/python -m pip install -q -e emulator
+	touch $@
+
+$(foreach v,$(COMPAT_VERSIONS),venv-$(v)): venv-%: .venv-%/.stamp
+
+$(foreach v,$(COMPAT_VERSIONS),collection-$(v)): collection-%: venv
+	$(MAKE) --no-print-directory collection BUILD=$(BUILD)-$*
+
+$(foreach v,$(COMPAT_VERSIONS),units-$(v)): units-%: .venv-%/.stamp collection-%
+	cd $(BUILD)-$*/ansible_collections/posthog/admin && ANSIBLE_COLLECTIONS_PATH=$(CURDIR)/$(BUILD)-$* \
+	  PYTHONPATH=$(CURDIR)/$(BUILD)-$* $(CURDIR)/.venv-$*/bin/python -m pytest -q -p no:cacheprovider tests/unit
+
+$(foreach v,$(COMPAT_VERSIONS),integration-$(v)): integration-%: .venv-%/.stamp collection-%
+	VENV=.venv-$* BUILD=$(BUILD)-$* bash tests/utils/integration.sh
+
+# The emulator's own tests on Python 3.13 (users run the emulator on whatever Python they have).
+emulator-test-2.21: .venv-2.21/.stamp
+	cd emulator && $(CURDIR)/.venv-2.21/bin/python -m pytest -q -p no:cacheprovider -n 2 tests
+
+compat: $(foreach v,$(COMPAT_VERSIONS),units-$(v) integration-$(v))
+
+# ---- Docs, changelog and release checks. Tools live in their own venvs (their pins would fight
+# requirements-dev.txt's): .venv-docs (antsibull-docs, Sphinx) and .venv-release (galaxy-importer,
+# ansible-builder).
+DOCS_BIN := .venv-docs/bin
+RELEASE_BIN := .venv-release/bin
+DIST := $(BUILD)/dist
+VERSION = $(shell sed -n 's/^version: *//p' galaxy.yml)
+TARBALL = $(DIST)/posthog-admin-$(VERSION).tar.gz
+
+.PHONY: docs docs-lint changelog-lint changelog release-changelog tarball galaxy-import ee-context demo-tarball release-check
+
+.venv-docs/.stamp: requirements-docs.txt
+	test -x $(DOCS_BIN)/python || $(PYTHON) -m venv .venv-docs
+	$(DOCS_BIN)/python -m pip install -q --upgrade pip
+	$(DOCS_BIN)/python -m pip install -q -r requirements-docs.txt
+	touch $@
+
+.venv-release/.stamp: requirements-release.txt
+	test -x $(RELEASE_BIN)/python || $(PYTHON) -m venv .venv-release
+	$(RELEASE_BIN)/python -m pip install -q --upgrade pip
+	$(RELEASE_BIN)/python -m pip install -q -r requirements-release.txt
+	touch $@
+
+# The HTML docs site: every module, plugin and role, plus the guides in docs/docsite/ -> $(BUILD)/docs/build/html
+docs: collection .venv-docs/.stamp
+	PATH=$(CURDIR)/$(DOCS_BIN):$$PATH $(DOCS_BIN)/python tests/utils/docs_site.py $(BUILD) $(BUILD)/docs
+
+docs-lint: collection .venv-docs/.stamp
+	cd $(COLL) && PATH=$(CURDIR)/$(DOCS_BIN):$$PATH antsibull-docs lint-collection-docs --plugin-docs \
+	  --validate-collection-refs all --disallow-unknown-collection-refs --check-extra-docs-refs .
+
+changelog-lint: .venv-docs/.stamp
+	$(DOCS_BIN)/antsibull-changelog lint
+
+# A preview of the next release's CHANGELOG.rst from the fragments, made in the copy: -> $(BUILD)/CHANGELOG.rst
+changelog: collection .venv-docs/.stamp
+	cd $(COLL) && PATH=$(CURDIR)/$(DOCS_BIN):$$PATH antsibull-changelog release --version $(VERSION)
+	cp $(COLL)/CHANGELOG.rst $(BUILD)/CHANGELOG.rst
+	@echo "changelog: preview in $(BUILD)/CHANGELOG.rst"
+
+# At release time, in the checkout: writes CHANGELOG.rst and changelogs/changelog.yaml, removes the fragments.
+release-changelog: .venv-docs/.stamp
+	PATH=$(CURDIR)/$(DOCS_BIN):$$PATH antsibull-changelog release --version $(VERSION)
+
+tarball: collection
+	rm -rf $(DIST) && mkdir -p $(DIST)
+	cd $(COLL) && $(CURDIR)/$(BIN)/ansible-galaxy collection build --force --output-path $(CURDIR)/$(DIST)
+
+# The checks Galaxy / Automation Hub run on upload (no container: see tests/utils/galaxy-importer.cfg).
+# galaxy-importer exits 0 even when it logs errors, so any ERROR or WARNING line fails the target.
+galaxy-import: tarball .venv-release/.stamp
+	rm -rf $(BUILD)/galaxy-import && mkdir -p $(BUILD)/galaxy-import
+	cd $(BUILD)/galaxy-import && set -o pipefail && GALAXY_IMPORTER_CONFIG=$(CURDIR)/tests/utils/galaxy-importer.cfg \
+	  PATH=$(CURDIR)/$(RELEASE_BIN):$$PATH $(CURDIR)/$(RELEASE_BIN)/python -m galaxy_importer.main $(CURDIR)/$(TARBALL) \
+	  | tee importer.log
+	! grep -E '^(ERROR|WARNING|CRITICAL):' $(BUILD)/galaxy-import/importer.log
+
+# An execution environment build context for AWX / automation controller (ansible-builder create).
+ee-context: tarball .venv-release/.stamp
+	bash tests/utils/ee_context.sh $(TARBALL) $(RELEASE_BIN) $(BUILD)/ee
+
+# The demo, run against the collection installed from the release tarball instead of the checkout's copy.
+demo-tarball: tarball
+	rm -rf $(BUILD)/installed
+	ANSIBLE_COLLECTIONS_PATH=$(CURDIR)/$(BUILD)/installed \
+	  $(BIN)/ansible-galaxy collection install --force -p $(BUILD)/installed $(TARBALL)
+	ANSIBLE_COLLECTIONS_PATH=$(CURDIR)/$(BUILD)/installed $(BIN)/ansible-galaxy collection list posthog.admin
+	DEMO_COLLECTIONS_PATH=$(CURDIR)/$(BUILD)/installed DEMO_STATE=$(CURDIR)/$(BUILD)/demo-state $(BIN)/python tests/utils/demo.py
+
+release-check: docs-lint docs changelog-lint galaxy-import ee-context demo-tarball
+	@echo "release-check: docs, changelog, galaxy-importer, execution environment and tarball demo passed"
+
+# ---- The role's molecule scenario (extensions/molecule/organization_as_code): the role against a
+# posthog-emulator the scenario starts on a free loopback port, from the collection copy (molecule's
+# collection mode), with create, converge, idempotence, verify and destroy. Its state lives in
+# $(BUILD)/molecule so several build dirs can run side by side.
+.PHONY: molecule
+$(BIN)/.molecule-stamp: requirements-molecule.txt $(BIN)/.stamp
+	$(BIN)/python -m pip install -q -r requirements-molecule.txt
+	touch $@
+
+molecule: collection $(BIN)/.molecule-stamp
+	cd $(COLL) && PATH=$(CURDIR)/$(BIN):$$PATH MOLECULE_EPHEMERAL_DIRECTORY=$(CURDIR)/$(BUILD)/molecule \
+	  $(CURDIR)/$(BIN)/molecule test --scenario-name organization_as_code
+
+# ---- The benchmark of issue 7 (not part of `make test`): the collection's modules vs an
+# ansible.builtin.uri playbook vs plain Python + requests, on an emulator of its own -> bench/results.md
+# and bench/results.png. BENCH_RUNS (default 3) runs per way; see bench/README.md.
+.PHONY: bench
+
+$(BIN)/.bench-stamp: $(BIN)/.stamp bench/requirements.txt
+	$(BIN)/python -m pip install -q -r bench/requirements.txt
+	touch $@
+
+bench: collection $(BIN)/.bench-stamp
+	$(BIN)/python bench/run.py

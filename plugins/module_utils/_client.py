@@ -101,8 +101,11 @@ def _hint(status, detail, code):
     if status == 403:
         scope = _SCOPE.search(detail)
         if scope:
-            return ("Give the personal API key the scope '%s' (or '%s') in PostHog under "
-                    "Settings > Personal API keys." % (scope.group(1), scope.group(1).split(":")[0] + ":write"))
+            needed = scope.group(1)
+            wider = needed.split(":")[0] + ":write"
+            also = "" if needed == wider else " (or '%s', which includes it)" % wider
+            return ("Give the personal API key the scope '%s'%s in PostHog under Settings > Personal "
+                    "API keys." % (needed, also))
         if "Personal API Key access" in detail or "personal API key access" in detail:
             return ("PostHog does not let personal API keys call this action; it can only be done "
                     "in the PostHog web app by a logged-in user.")

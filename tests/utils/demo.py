@@ -12,7 +12,10 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.join(ROOT, ".venv", "bin")
-STATE = os.path.join(ROOT, "demo", ".state")
+# DEMO_COLLECTIONS_PATH runs the demo against another copy of the collection, e.g. one installed from
+# the release tarball (`make demo-tarball`); the default is the checkout's copy under $BUILD.
+COLLECTIONS = os.environ.get("DEMO_COLLECTIONS_PATH") or os.path.join(ROOT, os.environ.get("BUILD") or "build")
+STATE = os.environ.get("DEMO_STATE") or os.path.join(ROOT, "demo", ".state")
 RECAP = re.compile(r"^\S+\s*:\s*ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)", re.M)
 
 
@@ -52,7 +55,8 @@ def main():
             info = json.load(handle)
         env = dict(os.environ, POSTHOG_HOST=info["url"], POSTHOG_API_KEY=info["api_key"],
                    ANSIBLE_CONFIG=os.path.join(ROOT, "demo", "ansible.cfg"),
-                   ANSIBLE_COLLECTIONS_PATH=os.path.join(ROOT, "build"), ANSIBLE_FORCE_COLOR="0",
+                   ANSIBLE_COLLECTIONS_PATH=COLLECTIONS, ANSIBLE_COLLECTIONS_SCAN_SYS_PATH="false",
+                   ANSIBLE_FORCE_COLOR="0",
                    PATH=BIN + os.pathsep + os.environ.get("PATH", ""))
         changed, failed = converge(env, "First run: create everything")
         if failed or not changed:

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Runs the ansible-test integration targets against a fresh emulator on loopback, then stops it.
 # Usage: tests/utils/integration.sh [target ...]   (from the repository root, after `make collection`)
+# VENV (default .venv) chooses the virtualenv that runs ansible-test and the emulator, e.g. VENV=.venv-2.16;
+# ansible-test gets that venv's Python version.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-bin="$root/.venv/bin"
+bin="$root/${VENV:-.venv}/bin"
+pyver=$("$bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 build="$root/${BUILD:-build}"
 state="$build/emulator-integration"
 coll="$build/ansible_collections/posthog/admin"
@@ -20,4 +23,4 @@ with open(sys.argv[2], "w") as out:
 PY
 cd "$coll"
 export ANSIBLE_COLLECTIONS_PATH="$build"
-"$bin/ansible-test" integration --python 3.11 --color no "$@"
+"$bin/ansible-test" integration --python "$pyver" --color no "$@"
