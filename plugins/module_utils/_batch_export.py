@@ -20,6 +20,8 @@ __metaclass__ = type
 import datetime
 import re
 
+from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
+
 # posthog/batch_exports/models.py and service.py (facts 5, "Destination types and config keys").
 # Every type also accepts exclude_events and include_events.
 DESTINATION_TYPES = {
@@ -228,3 +230,54 @@ def find_batch_export(ph, collection_path, export_id=None, name=None):
         ph.fail("batch export %r is ambiguous: %d exports have that name (ids %s); set id to pick one"
                 % (name, len(matches), ", ".join(str(m.get("id")) for m in matches)))
     return matches[0] if matches else None
+
+
+# ------------------------------------------------------------------ ambiguous POST failures
+def pause_recover(client, detail_path, want_paused, context=None):
+    """A ``recover`` for a pause/unpause POST whose answer was lost (5xx, dropped connection).
+
+    Returns the export when it is already as wanted, else None so that the client asks again:
+    both actions are no-ops on an export already in that state (facts 5, "Actions").
+    """
+    def recover():
+        obj = client.get_or_none(detail_path, context=context)
+        if isinstance(obj, dict) and bool(obj.get("paused")) == want_paused:
+            return obj
+        return None
+    return recover
+
+
+def _newest_backfills(client, backfills_path, context=None):
+    page = client.get(backfills_path, context=context)
+    if isinstance(page, dict):
+        page = page.get("results")
+    return [b for b in page or [] if isinstance(b, dict)]
+
+
+def backfill_ids(client, backfills_path, context=None):
+    """Ids of an export's newest backfills (the first page), or None where the server cannot list them.
+
+    Taken before a backfill is requested, so that a lost answer can be told apart from earlier
+    backfills of the same window (:func:`backfill_recover`).
+    """
+    try:
+        return set(b.get("id") for b in _newest_backfills(client, backfills_path, context=context))
+    except PostHogError as exc:
+        if exc.status in (404, 405):
+            return None
+        raise
+
+
+def backfill_recover(client, backfills_path, start_at, end_at, before, context=None):
+    """A ``recover`` for a backfill POST whose answer was lost: the backfill of that window that was
+    not there before (``before``, from :func:`backfill_ids`), or None when the request did not
+    arrive, so that the client asks again. Requesting a backfill is not idempotent: without this,
+    a lost answer would either fail the task or start the same backfill twice.
+    """
+    def recover():
+        for backfill in _newest_backfills(client, backfills_path, context=context):
+            if backfill.get("id") not in before and same_instant(start_at, backfill.get("start_at")) \
+                    and same_instant(end_at, backfill.get("end_at")):
+                return backfill
+        return None
+    return recover

@@ -188,10 +188,20 @@ class Domain(Resource):
                          "delete and recreate the object to change it" % (self.identity(), ", ".join(frozen)))
 
     # ------------------------------------------------------------- verifying
+    def recover_verified(self, current):
+        """After an ambiguous verify failure: the domain if it is verified now, else None (ask again).
+
+        Asking PostHog to verify is safe to repeat (it only looks the record up again), so the
+        client may retry the POST when this finds the domain still unverified.
+        """
+        obj = self.client.get_or_none(self.detail_path(current["id"]), context="reading %s" % self.identity())
+        return obj if obj and obj.get("is_verified") else None
+
     def verify_once(self, current, created):
         path = self.detail_path(current["id"]) + "verify/"
         try:
-            return self.client.post(path, {}, context="verifying %s" % self.identity())
+            return self.client.post(path, {}, context="verifying %s" % self.identity(),
+                                    recover=lambda: self.recover_verified(current))
         except PostHogError as exc:
             if exc.code == "already_verified":  # verified meanwhile (in the web app, or a parallel run)
                 return self.client.get(self.detail_path(current["id"]), context="reading %s" % self.identity())

@@ -147,6 +147,20 @@ def plugin_json_of(source_files):
     return parsed
 
 
+def upgrade_recover(client, detail_path, latest_tag, context=None):
+    """A ``recover`` for an upgrade POST whose answer was lost (5xx, dropped connection).
+
+    Returns the plugin when it is at ``latest_tag`` now, else None so that the client asks again:
+    an upgrade re-installs the newest version, so repeating it is harmless.
+    """
+    def recover():
+        plugin = unwrap_plugin(client.get_or_none(detail_path, context=context))
+        if isinstance(plugin, dict) and latest_tag and plugin.get("tag") == latest_tag:
+            return plugin
+        return None
+    return recover
+
+
 def collection_path(ph, family):
     return ph.org_path(FAMILIES[family])
 

@@ -59,6 +59,10 @@ notes:
     emulator's C(spec) profile answers with the export record, and C(backfill_id) is then null.
   - PostHog refuses a backfill when the project has no data at all for the export's model
     ("There is no data to backfill for this model.").
+  - Before requesting, the module reads the export's newest backfills (one GET of C(.../backfills/)). When the
+    answer to the request is lost (a 5xx or a dropped connection), it looks again and, if the backfill of that
+    window is there now, reports it instead of requesting it twice (C(backfill.backfill_id) is then null);
+    otherwise it asks again.
 seealso:
   - module: posthog.admin.batch_export
 """
@@ -113,6 +117,8 @@ batch_export:
 """
 
 from ansible_collections.posthog.admin.plugins.module_utils._batch_export import (
+    backfill_ids,
+    backfill_recover,
     check_timestamp,
     find_batch_export,
     parse_timestamp,
@@ -128,12 +134,22 @@ def request_backfill(ph, export, body):
     else:
         base = ph.org_path("batch_exports", export["id"])
     context = "requesting a backfill of batch export %r" % export.get("name")
+    recover = None
+    if export.get("team_id") is not None:
+        # A backfill is not idempotent: note the newest ones first, so that a lost answer can be
+        # recognised (the backfill is there now) instead of failing or requesting it twice.
+        backfills = base + "backfills/"
+        before = backfill_ids(ph.client, backfills, context="reading the backfills of batch export %r"
+                              % export.get("name"))
+        if before is not None:
+            recover = backfill_recover(ph.client, backfills, body["start_at"], body["end_at"], before,
+                                       context="looking for the backfill just requested")
     try:
-        return ph.client.post(base + "backfill/", body, context=context)
+        return ph.client.post(base + "backfill/", body, context=context, recover=recover)
     except PostHogError as exc:
         if exc.status != 404:
             raise
-    return ph.client.post(base + "backfills/", body, context=context)
+    return ph.client.post(base + "backfills/", body, context=context, recover=recover)
 
 
 def backfill(ph):

@@ -11,15 +11,26 @@ for it:
   faults, then again (still under faults) where every task must report ``changed=false``.
 * ``verify(api, results)``: asserts the end state on the server, including that nothing was
   created twice. ``results`` holds the registered results ``r0``, ``r1``, ...
-* ``create_path``: regex of the path of the POST that creates the object (None for info
-  modules): the "committed but the answer was lost" test drops the first answer there.
+* ``create_path``: regex of the path of the POST by which the first task creates (or, for an
+  action, requests) its object; None when the first task creates nothing. The "committed but
+  the answer was lost" test drops the first answer there, and the first task must not send that
+  POST again (later tasks may POST there for other objects).
 * ``bad_input``: ``BadInput(args, message_regex)`` rows; each must fail with a message matching
   the regex (searched in ``msg``) and the request log must show no write.
 * ``secrets``: values (besides the API key) that must never appear in any output or log at -vvvv,
   e.g. a batch export's destination credentials given in ``converge``.
-* ``setup(api)``: prepares the server after each reset (an invite accepted, events ingested, ...).
+* ``setup(api)``: prepares the server after each reset (an invite accepted, events ingested, ...);
+  the request log is cleared after it.
 * ``rate_limits``: run the 429 tests through this module's first task (they exercise the shared
   client, so a few modules are enough).
+* ``action``: the module performs an action on every run (a backfill), so the second run must
+  report ``changed=true`` for every task, and ``verify`` is called as ``verify(api, results,
+  runs=n)`` with the number of plays that ran the tasks (each must have acted exactly once).
+
+Setups run after each reset, and in the TLS test all of them on one server before one play of
+every module's first task: each case uses its own names (e-mail addresses, URLs, export names)
+so that they do not collide there, and the roster (which purges) comes after the other people
+modules. A first task (``converge[0]``) never refers to an earlier result.
 """
 
 from dataclasses import dataclass, field
@@ -46,6 +57,7 @@ class ModuleCase:
     secrets: tuple = ()
     setup: Optional[Callable] = None
     rate_limits: bool = False
+    action: bool = False
 
     @property
     def id(self):
@@ -112,7 +124,680 @@ ORGANIZATION_INFO = ModuleCase(
 )
 
 
-MODULES = [ORGANIZATION, ORGANIZATION_INFO]
+# ---------------------------------------------------------------------------- shared helpers
+ORG = "/api/organizations/@current"
+NO_ORG = "No Such Org"
+NO_ORG_MESSAGE = r"organization 'No Such Org' not found: none of the \d+ organizations"
+UNKNOWN_UUID = "0190a3f4-7b1e-7c3a-9d2f-1a2b3c4d5e6f"
+
+
+def project_id(api):
+    return api.get("/_emulator/info")["project"]["id"]
+
+
+def by_key(items, key):
+    """{value: [items with it]}: duplicates show as lists longer than one."""
+    found = {}
+    for item in items:
+        found.setdefault(key(item), []).append(item)
+    return found
+
+
+def assert_once(found, names, what):
+    for name in names:
+        assert len(found.get(name, [])) == 1, "expected exactly one %s %r, found %d" % (
+            what, name, len(found.get(name, [])))
+
+
+def invite(api, email, level=1):
+    return api.call("POST", ORG + "/invites/", {"target_email": email, "level": level, "send_email": False})
+
+
+def join(api, email, level=1):
+    """``email`` becomes a member at ``level`` (invited, then accepted through the control API)."""
+    invite(api, email, level)
+    api.call("POST", "/_emulator/invites/accept", {"email": email, "organization": "emulator-org"})
+
+
+def members_by_email(api):
+    return by_key(api.list_all(ORG + "/members/"), lambda m: m["user"]["email"])
+
+
+def invites_by_email(api):
+    return by_key(api.list_all(ORG + "/invites/"), lambda i: i["target_email"])
+
+
+# ------------------------------------------------------------------------------------ domain
+SAML_CERT = "-----BEGIN CERTIFICATE-----\nMIIBreliability\n-----END CERTIFICATE-----"
+
+
+def setup_domain(api):
+    """A domain created earlier whose TXT record is published: state=verified can verify it."""
+    made = api.call("POST", ORG + "/domains/", {"domain": "verified.reliability.example"})
+    api.call("POST", "/_emulator/dns", {"name": "_posthog-challenge.verified.reliability.example",
+                                        "value": made["verification_challenge"]})
+
+
+def verify_domain(api, results):
+    domains = by_key(api.list_all(ORG + "/domains/"), lambda d: d["domain"])
+    assert sorted(domains) == ["saml.reliability.example", "verified.reliability.example"], sorted(domains)
+    assert_once(domains, domains, "domain")
+    saml = domains["saml.reliability.example"][0]
+    assert saml["id"] == results["r0"]["domain"]["id"] == results["r1"]["domain"]["id"]
+    assert saml["saml_entity_id"] == "https://idp.example.com/entity"
+    assert saml["saml_acs_url"] == "https://idp.example.com/sso"
+    assert saml["saml_x509_cert"] == SAML_CERT
+    assert saml["is_verified"] is False
+    verified = domains["verified.reliability.example"][0]
+    assert verified["is_verified"] is True
+    assert verified["jit_provisioning_enabled"] is True
+    assert verified["sso_enforcement"] == "google-oauth2"
+    assert results["r2"]["domain"]["is_verified"] is True
+
+
+DOMAIN = ModuleCase(
+    module="posthog.admin.domain",
+    setup=setup_domain,
+    converge=[
+        {"domain": "saml.reliability.example", "saml_entity_id": "https://idp.example.com/entity",
+         "saml_acs_url": "https://idp.example.com/sso"},
+        {"id": "{{ r0.domain.id }}", "saml_x509_cert": SAML_CERT},
+        {"domain": "Verified.Reliability.Example.", "state": "verified", "organization": "emulator-org",
+         "jit_provisioning_enabled": True, "sso_enforcement": "google-oauth2", "verify_timeout": 0},
+    ],
+    verify=verify_domain,
+    create_path=r"/api/organizations/[^/]+/domains/?$",
+    bad_input=[
+        BadInput({"domain": "example.com", "state": "gone"}, r"state must be one of: present, verified, absent",
+                 "unknown state"),
+        BadInput({"domain": ""}, r"domain must not be empty", "empty domain"),
+        BadInput({"domain": "ann@example.com"}, r"looks like an e-mail address", "an e-mail address"),
+        BadInput({"domain": "example.com", "jit_provisioning_enabled": "maybe"},
+                 r"jit_provisioning_enabled.*unable to convert to bool", "not a bool"),
+        BadInput({"domain": "example.com", "verify_interval": 0}, r"verify_interval must be at least 1 second",
+                 "interval zero"),
+        BadInput({"id": "not-a-uuid", "saml_acs_url": "https://idp.example.com/sso"},
+                 r"domain with id not-a-uuid not found; omit id", "malformed id"),
+        BadInput({"domain": "example.com", "organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
+        BadInput({"domain": "sso.reliability.example", "sso_enforcement": "saml"},
+                 r"sso_enforcement can only be set once the domain is verified", "SSO on an unverified domain"),
+    ],
+)
+
+
+# ------------------------------------------------------------------------------- domain_info
+def setup_domain_info(api):
+    for name in ("one.info.example", "two.info.example"):
+        api.call("POST", ORG + "/domains/", {"domain": name})
+
+
+def verify_domain_info(api, results):
+    everything = sorted(d["domain"] for d in api.list_all(ORG + "/domains/"))
+    assert sorted(d["domain"] for d in results["r0"]["domains"]) == everything
+    assert [d["domain"] for d in results["r1"]["domains"]] == ["two.info.example"]
+    assert results["r1"]["domains"][0]["verification"]["name"] == "_posthog-challenge.two.info.example"
+    assert [d["id"] for d in results["r2"]["domains"]] == [results["r1"]["domains"][0]["id"]]
+
+
+DOMAIN_INFO = ModuleCase(
+    module="posthog.admin.domain_info",
+    setup=setup_domain_info,
+    converge=[{}, {"domain": "Two.Info.Example", "organization": "Emulator Org"},
+              {"id": "{{ r1.domains[0].id }}"}],
+    verify=verify_domain_info,
+    bad_input=[
+        BadInput({"colour": "red"}, r"Unsupported parameters.*colour", "unknown option"),
+        BadInput({"organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
+        BadInput({"retries": "many"}, r"retries.*unable to convert to int", "not an int"),
+    ],
+)
+
+
+# ------------------------------------------------------------------------------------ invite
+def setup_invite(api):
+    invite(api, "dee@invite.example", 8)
+
+
+def verify_invite(api, results):
+    invites = invites_by_email(api)
+    assert sorted(invites) == ["Ann@invite.example", "bob@invite.example", "cy@invite.example"], sorted(invites)
+    assert_once(invites, invites, "invite for")
+    assert invites["Ann@invite.example"][0]["level"] == 8
+    assert invites["Ann@invite.example"][0]["first_name"] == "Ann"
+    assert invites["bob@invite.example"][0]["level"] == 1
+    assert invites["cy@invite.example"][0]["level"] == 8
+    assert results["r0"]["invite"]["target_email"] == "Ann@invite.example"
+    assert results["r2"]["removed"] in (["dee@invite.example"], [])
+
+
+INVITE = ModuleCase(
+    module="posthog.admin.invite",
+    setup=setup_invite,
+    converge=[
+        {"target_email": "Ann@INVITE.example", "level": "admin", "first_name": "Ann", "send_email": False},
+        {"invites": [{"target_email": "bob@invite.example"}, {"target_email": "cy@invite.example", "level": "admin"}],
+         "level": "member", "send_email": False, "organization": "Emulator Org"},
+        {"target_email": "dee@invite.example", "state": "absent"},
+    ],
+    verify=verify_invite,
+    create_path=r"/api/organizations/[^/]+/invites/?$",
+    bad_input=[
+        BadInput({"target_email": "ann@invite.example", "level": "boss"},
+                 r"level must be one of: member, admin, owner", "unknown level"),
+        BadInput({"target_email": "not-an-email"}, r"'not-an-email' is not an email address", "not an address"),
+        BadInput({"target_email": ""}, r"has no target_email|is not an email address", "empty address"),
+        BadInput({"target_email": "ann@invite.example", "invites": [{"target_email": "bob@invite.example"}]},
+                 r"mutually exclusive: target_email\|invites", "both forms"),
+        BadInput({"invites": [{"target_email": "bob@invite.example"}, {"target_email": "BOB@invite.example"}]},
+                 r"(?i)bob@invite.example is listed twice \(items 1 and 2\)", "listed twice"),
+        BadInput({"target_email": "ann@invite.example", "first_name": "x" * 31}, r"longer than PostHog's 30",
+                 "first name too long"),
+        BadInput({"target_email": "ann@invite.example", "send_email": "perhaps"},
+                 r"send_email.*unable to convert to bool", "not a bool"),
+        BadInput({"target_email": "ann@invite.example", "organization": NO_ORG}, NO_ORG_MESSAGE,
+                 "unknown organization"),
+    ],
+)
+
+
+# ------------------------------------------------------------------------------- invite_info
+def setup_invite_info(api):
+    api.call("POST", ORG + "/invites/bulk/", [
+        {"target_email": "one@info.example", "level": 1, "send_email": False},
+        {"target_email": "Two@info.example", "level": 8, "send_email": False},
+    ])
+
+
+def verify_invite_info(api, results):
+    assert sorted(i["target_email"] for i in results["r0"]["invites"]) == sorted(invites_by_email(api))
+    assert [(i["target_email"], i["level_name"]) for i in results["r1"]["invites"]] == [("Two@info.example", "admin")]
+    assert len(results["r2"]["invites"]) == 2
+
+
+INVITE_INFO = ModuleCase(
+    module="posthog.admin.invite_info",
+    setup=setup_invite_info,
+    converge=[{}, {"email": "two@INFO.example"}, {"include_expired": False, "organization": "emulator-org"}],
+    verify=verify_invite_info,
+    bad_input=[
+        BadInput({"include_expired": "maybe"}, r"include_expired.*unable to convert to bool", "not a bool"),
+        BadInput({"email": "nobody"}, r"'nobody' is not an email address", "not an address"),
+        BadInput({"organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
+        BadInput({"colour": "red"}, r"Unsupported parameters.*colour", "unknown option"),
+    ],
+)
+
+
+# ------------------------------------------------------------------------------------ member
+def setup_member(api):
+    join(api, "mia@member.example", 1)
+    join(api, "max@member.example", 8)
+
+
+def verify_member(api, results):
+    members = members_by_email(api)
+    assert "max@member.example" not in members
+    assert_once(members, ["admin@example.com", "mia@member.example"], "member")
+    assert members["mia@member.example"][0]["level"] == 8
+    assert members["admin@example.com"][0]["level"] == 15
+    assert results["r0"]["member"]["level_name"] == "admin"
+    assert results["r1"]["member"]["user"]["email"] == "mia@member.example"
+
+
+MEMBER = ModuleCase(
+    module="posthog.admin.member",
+    setup=setup_member,
+    converge=[
+        {"email": "Mia@MEMBER.example", "level": "admin"},
+        {"user_uuid": "{{ r0.member.user.uuid }}", "level": "admin", "organization": "Emulator Org"},
+        {"email": "max@member.example", "state": "absent"},
+    ],
+    verify=verify_member,
+    bad_input=[
+        BadInput({"email": "mia@member.example", "level": "boss"}, r"level must be one of: member, admin, owner",
+                 "unknown level"),
+        BadInput({"email": "nobody"}, r"'nobody' is not an email address", "not an address"),
+        BadInput({"user_uuid": "not-a-uuid", "level": "admin"}, r"user_uuid must be a UUID", "malformed uuid"),
+        BadInput({"email": "mia@member.example", "user_uuid": UNKNOWN_UUID},
+                 r"mutually exclusive: email\|user_uuid", "both forms"),
+        BadInput({"email": "ghost@member.example", "level": "admin"},
+                 r"ghost@member.example is not a member of the organization.*invite them", "not a member"),
+        BadInput({"user_uuid": UNKNOWN_UUID, "level": "admin"}, r"the user %s is not a member" % UNKNOWN_UUID,
+                 "unknown uuid"),
+        BadInput({"email": "mia@member.example", "organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
+    ],
+)
+
+
+# ------------------------------------------------------------------------------- member_info
+def setup_member_info(api):
+    join(api, "ida@info-member.example", 8)
+    join(api, "ivo@info-member.example", 1)
+
+
+def verify_member_info(api, results):
+    assert sorted(m["user"]["email"] for m in results["r0"]["members"]) == sorted(members_by_email(api))
+    assert [(m["user"]["email"], m["level_name"]) for m in results["r1"]["members"]] == [
+        ("ida@info-member.example", "admin")]
+    assert sorted(m["user"]["email"] for m in results["r2"]["members"]) == [
+        "ida@info-member.example", "ivo@info-member.example"]
+
+
+MEMBER_INFO = ModuleCase(
+    module="posthog.admin.member_info",
+    setup=setup_member_info,
+    converge=[{}, {"email": "ida@info-member.example", "level": "admin"},
+              {"search": "info-member", "organization": "emulator-org"}],
+    verify=verify_member_info,
+    bad_input=[
+        BadInput({"level": "boss"}, r"level must be one of: member, admin, owner", "unknown level"),
+        BadInput({"order": "sideways"}, r"order must be one of: joined_at, -joined_at", "unknown order"),
+        BadInput({"search": "x" * 201}, r"search must be at most 200 characters", "search too long"),
+        BadInput({"organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
+    ],
+)
+
+
+# ------------------------------------------------------------------------------------ roster
+def setup_roster(api):
+    join(api, "rae@roster.example", 1)
+    join(api, "rex@roster.example", 8)
+    invite(api, "stale@roster.example", 1)
+
+
+def verify_roster(api, results):
+    members = members_by_email(api)
+    invites = invites_by_email(api)
+    assert "rex@roster.example" not in members, "an unlisted member was kept"
+    assert "stale@roster.example" not in invites, "an unlisted invite was kept"
+    assert_once(members, ["admin@example.com", "rae@roster.example"], "member")
+    assert members["rae@roster.example"][0]["level"] == 8
+    assert members["admin@example.com"][0]["level"] == 15
+    assert sorted(invites) == ["new1@roster.example", "new2@roster.example"], sorted(invites)
+    assert_once(invites, invites, "invite for")
+    assert invites["new1@roster.example"][0]["level"] == 1
+    assert invites["new2@roster.example"][0]["level"] == 8
+
+
+ROSTER = ModuleCase(
+    module="posthog.admin.roster",
+    setup=setup_roster,
+    converge=[
+        {"people": [{"email": "admin@example.com", "level": "owner"}, {"email": "Rae@roster.example", "level": "admin"},
+                    {"email": "new1@roster.example"}, {"email": "new2@roster.example", "level": "admin"}],
+         "purge": True, "send_email": False},
+    ],
+    verify=verify_roster,
+    create_path=r"/api/organizations/[^/]+/invites/bulk/?$",
+    bad_input=[
+        BadInput({"people": [{"email": "a@roster.example", "level": "boss"}]},
+                 r"level must be one of: member, admin, owner", "unknown level"),
+        BadInput({}, r"missing required arguments: people", "no people"),
+        BadInput({"people": [{"level": "admin"}]}, r"missing required arguments: email", "person without address"),
+        BadInput({"people": [{"email": "nobody"}]}, r"'nobody' is not an email address", "not an address"),
+        BadInput({"people": [{"email": "a@roster.example"}, {"email": "A@roster.example"}]},
+                 r"(?i)a@roster.example is listed twice \(items 1 and 2\)", "listed twice"),
+        BadInput({"people": [{"email": "a@roster.example", "first_name": "x" * 31}]}, r"longer than PostHog's 30",
+                 "first name too long"),
+        BadInput({"people": [{"email": "a@roster.example"}], "purge": "perhaps"}, r"purge.*unable to convert to bool",
+                 "not a bool"),
+        BadInput({"people": [{"email": "a@roster.example"}], "organization": NO_ORG}, NO_ORG_MESSAGE,
+                 "unknown organization"),
+    ],
+)
+
+
+# ------------------------------------------------------------------------------ batch_export
+S3_KEY_ID = "AKIARELIABILITYKEY0001"
+S3_SECRET = "reliability-s3-secret-access-key-0001"
+PG_USER = "reliability_pg_user_0002"
+PG_PASSWORD = "reliability-pg-password-0002"
+INFO_SECRET = "reliability-info-http-token-0003"
+S3 = {"type": "S3", "config": {"bucket_name": "reliability-bucket", "region": "eu-west-1", "prefix": "events/",
+                               "aws_access_key_id": S3_KEY_ID, "aws_secret_access_key": S3_SECRET}}
+
+
+def stored_export(api, export_id):
+    return api.get("/_emulator/batch_exports/%s" % export_id)
+
+
+def http_export(api, name, paused=False):
+    return api.call("POST", "/api/projects/%s/batch_exports/" % project_id(api), {
+        "name": name, "interval": "hour", "paused": paused,
+        "destination": {"type": "HTTP", "config": {"url": "https://eu.i.posthog.com/batch/", "token": INFO_SECRET}}})
+
+
+def setup_batch_export(api):
+    http_export(api, "To pause")
+
+
+def verify_batch_export(api, results):
+    exports = by_key(api.list_all(ORG + "/batch_exports/"), lambda e: e["name"])
+    assert sorted(exports) == ["Events to S3", "Persons to Postgres", "To pause"], sorted(exports)
+    assert_once(exports, exports, "batch export")
+    s3 = exports["Events to S3"][0]
+    assert s3["id"] == results["r0"]["batch_export"]["id"] == results["r1"]["batch_export"]["id"]
+    assert s3["paused"] is False and s3["interval"] == "hour" and s3["model"] == "events"
+    assert s3["end_at"].startswith("2027-01-01T00:00:00"), s3["end_at"]
+    assert stored_export(api, s3["id"])["destination"]["config"]["aws_secret_access_key"] == S3_SECRET
+    assert exports["To pause"][0]["paused"] is True
+    postgres = exports["Persons to Postgres"][0]
+    assert postgres["model"] == "persons" and postgres["interval"] == "every 5 minutes" and postgres["paused"] is False
+    assert stored_export(api, postgres["id"])["destination"]["config"]["password"] == PG_PASSWORD
+
+
+BATCH_EXPORT = ModuleCase(
+    module="posthog.admin.batch_export",
+    setup=setup_batch_export,
+    converge=[
+        {"name": "Events to S3", "interval": "hour", "model": "events", "start_at": "2026-01-01T00:00:00Z",
+         "destination": S3},
+        {"id": "{{ r0.batch_export.id }}", "name": "Events to S3", "end_at": "2027-01-01T00:00:00+00:00"},
+        {"name": "To pause", "state": "paused"},
+        {"name": "Persons to Postgres", "model": "persons", "interval": "every 5 minutes", "organization": "emulator-org",
+         "destination": {"type": "Postgres", "config": {"user": PG_USER, "password": PG_PASSWORD,
+                                                        "host": "db.reliability.example", "database": "events"}}},
+    ],
+    verify=verify_batch_export,
+    create_path=r"/api/organizations/[^/]+/batch_exports/?$",
+    secrets=(S3_KEY_ID, S3_SECRET, PG_USER, PG_PASSWORD, INFO_SECRET),
+    bad_input=[
+        BadInput({"name": "Events to S3", "interval": "fortnightly", "destination": S3},
+                 r"interval must be one of: hour, day, week", "unknown interval"),
+        BadInput({"name": "   ", "interval": "hour", "destination": S3}, r"name must not be blank", "blank name"),
+        BadInput({"name": "Events to S3", "interval": "hour", "destination": {"type": "FTP", "config": {}}},
+                 r"type must be one of: ", "unknown destination type"),
+        BadInput({"name": "Events to S3", "interval": "hour",
+                  "destination": {"type": "HTTP", "config": {"url": "https://eu.i.posthog.com/batch/", "token": INFO_SECRET, "bucket_name": "b"}}},
+                 r"destination.config has key\(s\) that destinations of type HTTP do not take: bucket_name",
+                 "config key of another type"),
+        BadInput({"name": "Events to S3", "start_at": "2026-01-01T00:00:00"}, r"start_at: .* has no timezone",
+                 "naive timestamp"),
+        BadInput({"name": "Events to S3", "start_at": "2026-02-01T00:00:00Z", "end_at": "2026-01-01T00:00:00Z"},
+                 r"start_at \(.*\) must be before end_at", "start after end"),
+        BadInput({"name": "Events to S3", "project_id": "first"}, r"project_id must be a project's numeric id",
+                 "malformed project id"),
+        BadInput({"name": "Nowhere", "interval": "hour"}, r"does not exist; to create it, give destination",
+                 "create without destination"),
+        BadInput({"id": "not-a-uuid", "name": "Events to S3", "interval": "day"},
+                 r"batch export with id not-a-uuid not found in the organization; omit id", "malformed id"),
+        BadInput({"name": "Events to S3", "organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
+    ],
+)
+
+
+# ------------------------------------------------------------------------- batch_export_info
+def setup_batch_export_info(api):
+    http_export(api, "Info hourly")
+    http_export(api, "Info paused", paused=True)
+
+
+def verify_batch_export_info(api, results):
+    everything = sorted(e["name"] for e in api.list_all(ORG + "/batch_exports/"))
+    assert sorted(e["name"] for e in results["r0"]["batch_exports"]) == everything
+    assert [e["name"] for e in results["r1"]["batch_exports"]] == ["Info paused"]
+    assert [e["name"] for e in results["r2"]["batch_exports"]] == ["Info paused"]
+
+
+BATCH_EXPORT_INFO = ModuleCase(
+    module="posthog.admin.batch_export_info",
+    setup=setup_batch_export_info,
+    converge=[{}, {"paused": True, "name": "Info paused"},
+              {"id": "{{ r1.batch_exports[0].id }}", "organization": "Emulator Org"}],
+    verify=verify_batch_export_info,
+    secrets=(INFO_SECRET,),
+    bad_input=[
+        BadInput({"paused": "maybe"}, r"paused.*unable to convert to bool", "not a bool"),
+        BadInput({"organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
+        BadInput({"colour": "red"}, r"Unsupported parameters.*colour", "unknown option"),
+    ],
+)
+
+
+# --------------------------------------------------------------------- batch_export_backfill
+WINDOWS = (("2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z"), ("2026-01-03T00:00:00+00:00", "2026-01-04T00:00:00+00:00"))
+
+
+def setup_backfill(api):
+    http_export(api, "Backfilled")
+
+
+def verify_backfill(api, results, runs):
+    exports = [e for e in api.list_all(ORG + "/batch_exports/") if e["name"] == "Backfilled"]
+    assert len(exports) == 1
+    assert results["r0"]["backfill"]["batch_export_id"] == results["r1"]["backfill"]["batch_export_id"] == exports[0]["id"]
+    backfills = stored_export(api, exports[0]["id"])["backfills"]
+    windows = by_key(backfills, lambda b: (b["start_at"][:19], b["end_at"][:19]))
+    assert sorted(windows) == [("2026-01-01T00:00:00", "2026-01-02T00:00:00"),
+                               ("2026-01-03T00:00:00", "2026-01-04T00:00:00")], sorted(windows)
+    counts = dict((window, len(found)) for window, found in windows.items())
+    assert set(counts.values()) == {runs}, "expected %d backfill(s) per window (one per run), found %s" % (runs, counts)
+
+
+BATCH_EXPORT_BACKFILL = ModuleCase(
+    module="posthog.admin.batch_export_backfill",
+    setup=setup_backfill,
+    action=True,
+    converge=[
+        {"name": "Backfilled", "start_at": WINDOWS[0][0], "end_at": WINDOWS[0][1]},
+        {"id": "{{ r0.backfill.batch_export_id }}", "start_at": WINDOWS[1][0], "end_at": WINDOWS[1][1],
+         "organization": "emulator-org"},
+    ],
+    verify=verify_backfill,
+    create_path=r"/api/projects/\d+/batch_exports/[^/]+/backfills?/?$",
+    secrets=(INFO_SECRET,),
+    bad_input=[
+        BadInput({"name": "Backfilled", "start_at": WINDOWS[0][0]}, r"missing required arguments: end_at", "no end"),
+        BadInput({"name": "Backfilled", "start_at": "last week", "end_at": WINDOWS[0][1]},
+                 r"start_at: 'last week' is not an ISO-8601", "not a timestamp"),
+        BadInput({"name": "Backfilled", "start_at": "2026-01-01T00:00:00", "end_at": WINDOWS[0][1]},
+                 r"start_at: .* has no timezone", "naive timestamp"),
+        BadInput({"name": "Backfilled", "start_at": WINDOWS[0][1], "end_at": WINDOWS[0][0]},
+                 r"start_at \(.*\) must be before end_at", "start after end"),
+        BadInput({"name": "Nothing", "start_at": WINDOWS[0][0], "end_at": WINDOWS[0][1]},
+                 r"batch export 'Nothing' not found in the organization", "unknown name"),
+        BadInput({"id": "not-a-uuid", "start_at": WINDOWS[0][0], "end_at": WINDOWS[0][1]},
+                 r"batch export with id not-a-uuid not found", "malformed id"),
+        BadInput({"name": "Backfilled", "start_at": WINDOWS[0][0], "end_at": WINDOWS[0][1], "organization": NO_ORG},
+                 NO_ORG_MESSAGE, "unknown organization"),
+    ],
+)
+
+
+# --------------------------------------------------------------------------- pipeline_plugin
+HELLO_URL = "https://github.com/reliability/posthog-hello"
+UPGRADE_URL = "https://github.com/reliability/posthog-upgrade"
+DESTINATIONS = ORG + "/pipeline_destinations/"
+
+
+def register_archive(api, url, tag, name, capabilities=None):
+    api.call("POST", "/_emulator/plugin_archives", {
+        "url": url, "tag": tag, "files": {"index.ts": "// %s" % tag},
+        "plugin_json": {"name": name, "description": "%s at %s" % (name, tag),
+                        "capabilities": {"methods": ["onEvent"]} if capabilities is None else capabilities}})
+
+
+def allow_plugins(api):
+    api.call("PUT", "/_emulator/organizations/emulator-org/plugins_access_level", {"plugins_access_level": 6})
+
+
+def setup_pipeline_plugin(api):
+    """Hello at v1 to install; Upgrade installed at v1, then v2 published (state=latest upgrades)."""
+    allow_plugins(api)
+    register_archive(api, HELLO_URL, "v1", "Reliability hello")
+    register_archive(api, UPGRADE_URL, "v1", "Reliability upgrade")
+    api.call("POST", DESTINATIONS, {"plugin_type": "custom", "url": UPGRADE_URL})
+    register_archive(api, UPGRADE_URL, "v2", "Reliability upgrade")
+
+
+def verify_pipeline_plugin(api, results):
+    destinations = by_key(api.list_all(DESTINATIONS), lambda p: p.get("url") or p["name"])
+    assert_once(destinations, [HELLO_URL, UPGRADE_URL], "destination from")
+    hello = destinations[HELLO_URL][0]
+    assert hello["id"] == results["r0"]["plugin"]["id"]
+    assert hello["description"] == "Says hello to every event" and hello["tag"] == "v1"
+    assert destinations[UPGRADE_URL][0]["tag"] == "v2"
+    apps = by_key(api.list_all(ORG + "/pipeline_frontend_apps/"), lambda p: p["name"])
+    assert_once(apps, ["Reliability banner"], "frontend app")
+    banner = apps["Reliability banner"][0]
+    assert banner["plugin_type"] == "source" and banner["description"] == "Shows a banner", banner
+
+
+PIPELINE_PLUGIN = ModuleCase(
+    module="posthog.admin.pipeline_plugin",
+    setup=setup_pipeline_plugin,
+    converge=[
+        {"family": "destination", "url": HELLO_URL, "description": "Says hello to every event"},
+        {"family": "destination", "url": UPGRADE_URL, "state": "latest", "organization": "emulator-org"},
+        {"family": "frontend_app", "name": "Reliability banner", "description": "Shows a banner"},
+    ],
+    verify=verify_pipeline_plugin,
+    create_path=r"/api/organizations/[^/]+/pipeline_destinations/?$",
+    bad_input=[
+        BadInput({"family": "sink", "url": HELLO_URL}, r"family must be one of: destination, frontend_app, import_app",
+                 "unknown family"),
+        BadInput({"family": "destination", "id": "first"}, r"id.*unable to convert to int", "id not an int"),
+        BadInput({"family": "destination", "url": HELLO_URL, "tag": "v1"}, r"tag cannot be set for a custom plugin",
+                 "tag with a URL"),
+        BadInput({"family": "import_app", "url": HELLO_URL, "state": "latest"},
+                 r"state=latest cannot be used with family=import_app", "latest for import apps"),
+        BadInput({"family": "destination", "name": "Mixed", "capabilities": {"scheduled_tasks": ["runEveryMinute"]}},
+                 r"put the plugin in family=import_app, not in family=destination", "capabilities of another family"),
+        BadInput({"family": "destination", "name": "Bad json", "source_files": {"plugin.json": "{nope"}},
+                 r"source_files\['plugin.json'\] is not valid JSON", "plugin.json not JSON"),
+        BadInput({"family": "destination", "id": 999999, "description": "x"},
+                 r"pipeline destination with id 999999 not found; omit id", "unknown id"),
+        BadInput({"family": "destination", "url": HELLO_URL, "organization": NO_ORG}, NO_ORG_MESSAGE,
+                 "unknown organization"),
+    ],
+)
+
+
+# ---------------------------------------------------------------------- pipeline_plugin_info
+INFO_URL = "https://github.com/reliability/posthog-info"
+
+
+def setup_pipeline_plugin_info(api):
+    allow_plugins(api)
+    register_archive(api, INFO_URL, "1.0.0", "Reliability info")
+    api.call("POST", DESTINATIONS, {"plugin_type": "custom", "url": INFO_URL})
+
+
+def verify_pipeline_plugin_info(api, results):
+    everything = sorted(p["id"] for p in api.list_all(DESTINATIONS))
+    assert sorted(p["id"] for p in results["r0"]["plugins"]) == everything
+    assert [p["name"] for p in results["r1"]["plugins"]] == ["Reliability info"]
+    assert results["r1"]["plugins"][0]["id"] in results["r1"]["unused"]
+    assert [p["url"] for p in results["r2"]["plugins"]] == [INFO_URL]
+
+
+PIPELINE_PLUGIN_INFO = ModuleCase(
+    module="posthog.admin.pipeline_plugin_info",
+    setup=setup_pipeline_plugin_info,
+    converge=[{"family": "destination"},
+              {"family": "destination", "url": INFO_URL + "/", "unused": True, "organization": "Emulator Org"},
+              {"family": "destination", "id": "{{ r1.plugins[0].id }}"}],
+    verify=verify_pipeline_plugin_info,
+    bad_input=[
+        BadInput({"family": "sink"}, r"family must be one of: destination, frontend_app, import_app", "unknown family"),
+        BadInput({}, r"missing required arguments: family", "no family"),
+        BadInput({"family": "destination", "id": "first"}, r"id.*unable to convert to int", "id not an int"),
+        BadInput({"family": "destination", "activity": True, "activity_limit": 0}, r"activity_limit must be at least 1",
+                 "limit zero"),
+        BadInput({"family": "import_app", "unused": True}, r"unused cannot be used with family=import_app",
+                 "action the family lacks"),
+        BadInput({"family": "destination", "organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
+    ],
+)
+
+
+# -------------------------------------------------------------------------- event_definition
+def ingest(api, *names):
+    api.call("POST", "/_emulator/projects/%s/events" % project_id(api), {"events": list(names)})
+
+
+def setup_event_definition(api):
+    ingest(api, "rel_signed_up", "rel_purchase", "rel_old_event")
+
+
+def definitions_by_name(api):
+    return by_key(api.list_all("/api/projects/%s/event_definitions/" % project_id(api)), lambda d: d["name"])
+
+
+def verify_event_definition(api, results):
+    definitions = definitions_by_name(api)
+    assert "rel_old_event" not in definitions
+    assert_once(definitions, ["rel_signed_up", "rel_purchase"], "event definition")
+    signed_up = definitions["rel_signed_up"][0]
+    assert signed_up["id"] == results["r0"]["event_definition"]["id"]
+    assert signed_up["description"] == "A person signed up"
+    assert sorted(signed_up["tags"]) == ["core", "growth"], signed_up["tags"]
+    assert signed_up["verified"] is True
+    assert (signed_up.get("owner") or {}).get("email") == "admin@example.com", signed_up.get("owner")
+    assert definitions["rel_purchase"][0]["hidden"] is True
+
+
+EVENT_DEFINITION = ModuleCase(
+    module="posthog.admin.event_definition",
+    setup=setup_event_definition,
+    converge=[
+        {"name": "rel_signed_up", "description": "A person signed up", "tags": ["growth", "core"], "verified": True},
+        {"id": "{{ r0.event_definition.id }}", "name": "rel_signed_up", "owner": "admin@example.com"},
+        {"name": "rel_old_event", "state": "absent"},
+        {"name": "rel_purchase", "hidden": True, "project_id": "@current"},
+    ],
+    verify=verify_event_definition,
+    bad_input=[
+        BadInput({"name": "  "}, r"name must not be blank", "blank name"),
+        BadInput({"id": "not-a-uuid"}, r"id must be an event definition's UUID, got 'not-a-uuid'", "malformed id"),
+        BadInput({"name": "rel_signed_up", "hidden": True, "verified": True}, r"hidden", "hidden and verified"),
+        BadInput({"name": "rel_signed_up", "tags": ["ok", " "]}, r"tags must not contain blank entries", "blank tag"),
+        BadInput({"name": "rel_signed_up", "owner": "bob"}, r"owner must be the email address of a member", "owner not an address"),
+        BadInput({"name": "rel_signed_up", "project_id": "first"}, r"project_id must be a project's numeric id",
+                 "malformed project id"),
+        BadInput({"name": "rel_never_seen", "description": "x"}, r"PostHog has never ingested an event with this exact name",
+                 "never ingested"),
+        BadInput({"name": "rel_signed_up", "owner": "ghost@example.com"}, r"owner ghost@example.com is not a member",
+                 "owner not a member"),
+        BadInput({"name": "rel_signed_up", "description": "x", "project_id": "999999"}, r"project 999999|HTTP 40[34]",
+                 "unknown project"),
+    ],
+)
+
+
+# --------------------------------------------------------------------- event_definition_info
+def setup_event_definition_info(api):
+    ingest(api, "info_alpha", "info_beta", "info_gamma")
+
+
+def verify_event_definition_info(api, results):
+    assert [d["name"] for d in results["r0"]["event_definitions"]] == ["info_gamma", "info_beta", "info_alpha"]
+    assert [d["name"] for d in results["r1"]["event_definitions"]] == ["info_beta"]
+    assert [d["id"] for d in results["r2"]["event_definitions"]] == [definitions_by_name(api)["info_beta"][0]["id"]]
+
+
+EVENT_DEFINITION_INFO = ModuleCase(
+    module="posthog.admin.event_definition_info",
+    setup=setup_event_definition_info,
+    converge=[{"search": "info_", "ordering": ["-name"]}, {"name": "info_beta", "project_id": "@current"},
+              {"id": "{{ r1.event_definitions[0].id }}"}],
+    verify=verify_event_definition_info,
+    bad_input=[
+        BadInput({"event_type": "weird"}, r"event_type must be one of: event, all", "unknown event type"),
+        BadInput({"ordering": ["random"]}, r"ordering must be one or more of: name, -name", "unknown ordering"),
+        BadInput({"id": "not-a-uuid"}, r"id must be an event definition's UUID", "malformed id"),
+        BadInput({"project_id": "first"}, r"project_id must be a project's numeric id", "malformed project id"),
+        BadInput({"exclude_hidden": "maybe"}, r"exclude_hidden.*unable to convert to bool", "not a bool"),
+    ],
+)
+
+
+# The TLS test runs every first task in this order on one server. The roster purges everyone
+# unlisted: it comes after the other people modules. Creating an organization makes it the key's
+# current one (as in PostHog): organization comes last, after every module that uses @current.
+MODULES = [DOMAIN, DOMAIN_INFO, INVITE, INVITE_INFO, MEMBER, MEMBER_INFO, ROSTER, BATCH_EXPORT, BATCH_EXPORT_INFO,
+           BATCH_EXPORT_BACKFILL, PIPELINE_PLUGIN, PIPELINE_PLUGIN_INFO, EVENT_DEFINITION, EVENT_DEFINITION_INFO,
+           ORGANIZATION_INFO, ORGANIZATION]
 
 
 # --------------------------------------------------------------------------- inventory plugin

@@ -181,7 +181,8 @@ def play(workdir, emulator, steps, verbosity=0, env=None, timeout=300):
 
     A step is ``{"module": "posthog.admin.x", "args": {...}}`` (run with ``ignore_errors`` and
     registered as ``r0``, ``r1``, ... counting module steps only), ``{"faults": [rules], "seed": n}`` (replaces the emulator's fault
-    rules through its control API), or ``{"clear_log": True}``. Every task gets the connection
+    rules through its control API), ``{"clear_log": True}``, or ``{"mark": "text"}`` (one logged GET whose query is
+    ``reliability_mark=text``: it tells apart, in the request log, what the tasks before and after it sent). Every task gets the connection
     options from ``module_defaults`` (host and API key from a vars file, as a vault would give them).
     Task args may use Jinja, e.g. ``"{{ r0.organization.id }}"``.
     """
@@ -210,6 +211,8 @@ def play(workdir, emulator, steps, verbosity=0, env=None, timeout=300):
             tasks.append(_control_task("Set fault rules", "PUT", "/_emulator/faults", body, emulator))
         elif step.get("clear_log"):
             tasks.append(_control_task("Clear the request log", "DELETE", "/_emulator/requests", None, emulator))
+        elif "mark" in step:
+            tasks.append(_mark_task(step["mark"], emulator))
         else:
             raise ValueError("unknown step %r" % (step,))
     content = "{{ {%s} | to_json }}" % ", ".join("'%s': %s" % (name, name) for name in registered)
@@ -238,6 +241,18 @@ def _control_task(name, method, path, body, emulator):
     if emulator.ca:
         args["ca_path"] = emulator.ca
     return {"name": name, "ansible.builtin.uri": args}
+
+
+def _mark_task(text, emulator):
+    args = {"url": "%s/api/users/@me/?reliability_mark=%s" % (emulator.url, text), "method": "GET",
+            "headers": {"Authorization": "Bearer {{ posthog_api_key }}"}, "status_code": [200]}
+    if emulator.ca:
+        args["ca_path"] = emulator.ca
+    return {"name": "Mark the request log: %s" % text, "ansible.builtin.uri": args, "no_log": True}
+
+
+def is_mark(entry):
+    return "reliability_mark=" in (entry.get("query") or "")
 
 
 def inventory(workdir, emulator, config, verbosity=0, env=None, timeout=300):

@@ -255,6 +255,26 @@ def test_verified_meanwhile_is_read_back(server):
     assert [r["method"] for r in server.requests] == ["GET", "POST", "GET"]
 
 
+def test_verify_answer_lost_after_success_is_read_back_not_failed(server):
+    # 502 on the verify POST: PostHog may have verified it. The module reads the domain instead of failing.
+    server.script((200, page(domain_obj())), (502, "bad gateway"), (200, domain_obj(verified=True)),
+                  (200, domain_obj(verified=True, sso_enforcement="saml")))
+    result = run(make(server, state="verified", sso_enforcement="saml"))
+    assert result["changed"] is True and result["domain"]["is_verified"] is True
+    assert [(r["method"], r["path"]) for r in server.requests] == [
+        ("GET", DOMAINS + "?limit=500"), ("POST", DOMAINS + "d1/verify/"), ("GET", DOMAINS + "d1/"),
+        ("PATCH", DOMAINS + "d1/")]
+
+
+def test_verify_failing_transiently_is_asked_again(server):
+    # 500 and still unverified: asking PostHog to verify again is harmless, so the POST is repeated.
+    server.script((200, page(domain_obj())), (500, {"detail": "A server error occurred."}), (200, domain_obj()),
+                  (200, domain_obj(verified=True)))
+    result = run(make(server, state="verified"))
+    assert result["changed"] is True and result["domain"]["is_verified"] is True
+    assert [r["method"] for r in server.requests] == ["GET", "POST", "GET", "POST"]
+
+
 def test_verified_check_mode_does_not_call_verify(server):
     server.script((200, page(domain_obj())))
     result = run(make(server, check_mode=True, state="verified", jit_provisioning_enabled=True))

@@ -20,6 +20,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._plugins import (
     plugin_json_of,
     source_file_changes,
     unwrap_plugin,
+    upgrade_recover,
 )
 
 
@@ -112,3 +113,23 @@ def test_find_plugins_by_url_and_name(server):
     assert find_plugins(client, path, plugin_id=9) == []
     assert server.requests[-1]["path"] == path + "9/"
     assert server.requests[0]["path"].endswith("limit=500")
+
+
+PLUGIN = "/api/organizations/@current/pipeline_destinations/7/"
+
+
+def test_upgrade_with_lost_answer_returns_the_upgraded_plugin(server):
+    server.script((502, "bad gateway"), (200, {"id": 7, "tag": "v2"}))
+    client = PostHogClient(host=server.url, api_key="phx_k", retries=3, sleep=lambda seconds: None)
+    answer = client.post(PLUGIN + "upgrade/", {}, recover=upgrade_recover(client, PLUGIN, "v2"))
+    assert answer == {"id": 7, "tag": "v2"}
+    assert [r["method"] for r in server.requests] == ["POST", "GET"]
+
+
+def test_upgrade_that_did_not_happen_is_asked_again(server):
+    server.script((500, {"detail": "A server error occurred."}), (200, {"id": 7, "tag": "v1"}),
+                  (200, {"id": 7, "tag": "v2"}))
+    client = PostHogClient(host=server.url, api_key="phx_k", retries=3, sleep=lambda seconds: None)
+    answer = client.post(PLUGIN + "upgrade/", {}, recover=upgrade_recover(client, PLUGIN, "v2"))
+    assert answer == {"id": 7, "tag": "v2"}
+    assert [r["method"] for r in server.requests] == ["POST", "GET", "POST"]
