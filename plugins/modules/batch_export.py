@@ -18,6 +18,8 @@ description:
   - The export is found by O(id), or else by O(name) among the organization's exports (the task
     fails when several share the name). Settings you leave out are not managed.
   - Destination credentials are write-only, see O(update_secrets).
+  - O(batch_exports) manages many exports in one task, reading the organization's exports once for all
+    of them instead of once per loop item.
 author:
   - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
@@ -38,6 +40,7 @@ options:
   id:
     description:
       - The export's id (a UUID). With O(id), O(name) is a setting, so the export can be renamed.
+      - One of O(id), O(name) and O(batch_exports) is required; O(batch_exports) excludes the other two.
       - When O(id) names no export of the organization, the task fails rather than creating one.
     type: str
   name:
@@ -324,6 +327,207 @@ options:
       - Only used to create; the export is always looked up in the whole organization, so the
         project must belong to O(organization).
     type: str
+  batch_exports:
+    description:
+      - Several exports, each a dictionary of the options of one export. An option an item leaves out
+        takes the value of the task's option of the same name (so O(state), O(update_secrets),
+        O(interval) or O(project_id) set beside O(batch_exports) applies to every item that does not
+        set its own). An item's C(destination) replaces the task's O(destination) as a whole.
+      - The items are converged in order, in one module run that lists the organization's exports once;
+        an item with C(id) costs one GET. An idempotent run of any number of exports named by C(name)
+        costs one request (one page of the organization's exports).
+      - Every item is checked before any request (argument types, destination keys, timestamps); two
+        items naming the same export (by C(name) or C(id)) fail the task before any change. When an item
+        fails, the task fails naming it, and returns RV(batch_exports) for the items converged before it.
+      - Write-only keys given in an item are C(no_log) like those of O(destination), so they never
+        appear in the output.
+    type: list
+    elements: dict
+    suboptions:
+      state:
+        description: Like O(state); defaults to the task's O(state).
+        type: str
+        choices: [present, paused, absent]
+      id:
+        description: Like O(id). One of C(name) and C(id) is required.
+        type: str
+      name:
+        description: Like O(name).
+        type: str
+      model:
+        description: Like O(model).
+        type: str
+        choices: [events, persons, sessions]
+      interval:
+        description: Like O(interval).
+        type: str
+        choices: [hour, day, week, every 5 minutes, every 15 minutes]
+      destination:
+        description: Like O(destination); an item's destination replaces the task's O(destination) as a whole.
+        type: dict
+        suboptions:
+          type:
+            description: Like O(destination.type).
+            type: str
+            required: true
+            choices: [BigQuery, Databricks, HTTP, NoOp, Postgres, Redshift, S3, Snowflake]
+          config:
+            description: Like O(destination.config); write-only keys are masked the same way.
+            type: dict
+            suboptions:
+              account:
+                description: Like O(destination.config.account).
+                type: str
+              arg:
+                description: Like O(destination.config.arg).
+                type: str
+              authentication_type:
+                description: Like O(destination.config.authentication_type).
+                type: str
+              aws_access_key_id:
+                description: Like O(destination.config.aws_access_key_id).
+                type: str
+              aws_secret_access_key:
+                description: Like O(destination.config.aws_secret_access_key).
+                type: str
+              bucket_name:
+                description: Like O(destination.config.bucket_name).
+                type: str
+              catalog:
+                description: Like O(destination.config.catalog).
+                type: str
+              client_email:
+                description: Like O(destination.config.client_email).
+                type: str
+              compression:
+                description: Like O(destination.config.compression).
+                type: str
+              copy_inputs:
+                description: Like O(destination.config.copy_inputs).
+                type: dict
+              database:
+                description: Like O(destination.config.database).
+                type: str
+              dataset_id:
+                description: Like O(destination.config.dataset_id).
+                type: str
+              encryption:
+                description: Like O(destination.config.encryption).
+                type: str
+              endpoint_url:
+                description: Like O(destination.config.endpoint_url).
+                type: str
+              exclude_events:
+                description: Like O(destination.config.exclude_events).
+                type: list
+                elements: str
+              file_format:
+                description: Like O(destination.config.file_format).
+                type: str
+              has_self_signed_cert:
+                description: Like O(destination.config.has_self_signed_cert).
+                type: bool
+              host:
+                description: Like O(destination.config.host).
+                type: str
+              http_path:
+                description: Like O(destination.config.http_path).
+                type: str
+              include_events:
+                description: Like O(destination.config.include_events).
+                type: list
+                elements: str
+              kms_key_id:
+                description: Like O(destination.config.kms_key_id).
+                type: str
+              max_file_size_mb:
+                description: Like O(destination.config.max_file_size_mb).
+                type: int
+              mode:
+                description: Like O(destination.config.mode).
+                type: str
+              password:
+                description: Like O(destination.config.password).
+                type: str
+              port:
+                description: Like O(destination.config.port).
+                type: int
+              prefix:
+                description: Like O(destination.config.prefix).
+                type: str
+              private_key:
+                description: Like O(destination.config.private_key).
+                type: str
+              private_key_id:
+                description: Like O(destination.config.private_key_id).
+                type: str
+              private_key_passphrase:
+                description: Like O(destination.config.private_key_passphrase).
+                type: str
+              project_id:
+                description: Like O(destination.config.project_id).
+                type: str
+              properties_data_type:
+                description: Like O(destination.config.properties_data_type).
+                type: str
+              region:
+                description: Like O(destination.config.region).
+                type: str
+              role:
+                description: Like O(destination.config.role).
+                type: str
+              schema:
+                description: Like O(destination.config.schema).
+                type: str
+              table_id:
+                description: Like O(destination.config.table_id).
+                type: str
+              table_name:
+                description: Like O(destination.config.table_name).
+                type: str
+              token:
+                description: Like O(destination.config.token).
+                type: str
+              token_uri:
+                description: Like O(destination.config.token_uri).
+                type: str
+              url:
+                description: Like O(destination.config.url).
+                type: str
+              use_automatic_schema_evolution:
+                description: Like O(destination.config.use_automatic_schema_evolution).
+                type: bool
+              use_json_type:
+                description: Like O(destination.config.use_json_type).
+                type: bool
+              use_variant_type:
+                description: Like O(destination.config.use_variant_type).
+                type: bool
+              use_virtual_style_addressing:
+                description: Like O(destination.config.use_virtual_style_addressing).
+                type: bool
+              user:
+                description: Like O(destination.config.user).
+                type: str
+              warehouse:
+                description: Like O(destination.config.warehouse).
+                type: str
+      update_secrets:
+        description: Like O(update_secrets); defaults to the task's O(update_secrets).
+        type: str
+        choices: [on_create, always]
+      start_at:
+        description: Like O(start_at).
+        type: str
+      end_at:
+        description: Like O(end_at).
+        type: str
+      hogql_query:
+        description: Like O(hogql_query).
+        type: str
+      project_id:
+        description: Like O(project_id); each item may create its export in its own project.
+        type: str
 notes:
   - Needs the scope C(batch_export:read), and C(batch_export:write) to change anything (the C(pause)
     and C(unpause) actions need C(batch_export:write) too).
@@ -340,7 +544,11 @@ notes:
     Real PostHog answers those actions with C(paused) only, so the module then reads the export
     once more to return it; the emulator's C(spec) profile answers with the export.
   - An idempotent run costs one request (a GET by O(id), or one page of the organization's exports
-    by O(name)), plus one to look up O(organization) when it is given as a slug or name.
+    by O(name), or with O(batch_exports) one list for all the items named by C(name) plus one GET
+    per item given by C(id)), plus one to look up O(organization) when it is given as a slug or name.
+  - With O(batch_exports), an item that pauses or resumes an export against real PostHog (which
+    answers those actions with C(paused) only) makes the next item read the organization's exports
+    again.
 seealso:
   - module: posthog.admin.batch_export_info
   - module: posthog.admin.batch_export_backfill
@@ -402,6 +610,36 @@ EXAMPLES = r"""
     organization: Acme
     name: Old export
     state: absent
+
+- name: Several exports in one task (one list of the organization's exports, whatever their number)
+  posthog.admin.batch_export:
+    organization: Acme
+    interval: hour
+    batch_exports:
+      - name: Events to S3
+        destination:
+          type: S3
+          config:
+            bucket_name: acme-posthog-exports
+            region: eu-west-1
+            prefix: events/
+            aws_access_key_id: "{{ vault_export_aws_access_key_id }}"
+            aws_secret_access_key: "{{ vault_export_aws_secret_access_key }}"
+      - name: Events to the data lake
+        interval: day
+        state: paused
+        destination:
+          type: HTTP
+          config:
+            url: https://eu.i.posthog.com/batch/
+            token: "{{ vault_lake_project_token }}"
+      - name: Old export
+        state: absent
+  register: acme_exports
+
+- name: Show the ids of the exports
+  ansible.builtin.debug:
+    msg: "{{ acme_exports.batch_exports | map(attribute='id', default='(deleted)') | list }}"
 """
 
 RETURN = r"""
@@ -410,7 +648,7 @@ batch_export:
     - The export as PostHog returns it after the task (in check mode, as it would be), with
       C(latest_runs) (at most 10, newest first). Write-only config keys never appear.
     - Empty after O(state=absent).
-  returned: always
+  returned: unless O(batch_exports) is set
   type: dict
   sample:
     id: 01900000-0000-7000-8000-000000000001
@@ -436,11 +674,36 @@ batch_export:
         data_interval_start: "2026-01-31T09:00:00Z"
         data_interval_end: "2026-01-31T10:00:00Z"
     created_at: "2026-01-31T08:00:00Z"
+batch_exports:
+  description:
+    - With O(batch_exports), each item's export after the task, in the order of the items, like
+      RV(batch_export) (empty for an item with C(state=absent)).
+    - On failure, the exports of the items converged before the failing one.
+  returned: when O(batch_exports) is set
+  type: list
+  elements: dict
+  sample:
+    - id: 01900000-0000-7000-8000-000000000001
+      team_id: 2
+      name: Events to S3
+      model: events
+      interval: hour
+      paused: false
+      destination:
+        type: S3
+        config:
+          bucket_name: acme-posthog-exports
+          region: eu-west-1
+          prefix: events/
+    - {}
 diff:
-  description: The managed settings, the destination and C(paused), before and after, in diff mode.
-    Write-only keys that are sent appear masked on the after side.
-  returned: when diff mode is on and something changed
-  type: dict
+  description:
+    - The managed settings, the destination and C(paused), before and after, in diff mode.
+      Write-only keys that are sent appear masked on the after side.
+    - With O(batch_exports), a list with one such entry per item that changed, each with headers naming
+      the item (an empty list when nothing changed).
+  returned: when diff mode is on and something changed (with O(batch_exports), whenever diff mode is on)
+  type: raw
   sample:
     before:
       name: Events to S3
@@ -461,6 +724,7 @@ diff:
 """
 
 import copy
+import re
 
 from ansible_collections.posthog.admin.plugins.module_utils._batch_export import (
     INTERVALS,
@@ -476,11 +740,18 @@ from ansible_collections.posthog.admin.plugins.module_utils._batch_export import
     normalize_config_value,
     normalize_query,
     parse_timestamp,
+    pause_recover,
     same_instant,
     split_config,
 )
+from ansible_collections.posthog.admin.plugins.module_utils._many import Snapshot, item_spec, run_items
 from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
 from ansible_collections.posthog.admin.plugins.module_utils._resource import SECRET_MASK, Resource, values_match
+
+ITEM_OPTIONS = ("state", "id", "name", "model", "interval", "destination", "update_secrets", "start_at", "end_at",
+                "hogql_query", "project_id")
+
+_PROJECT_COLLECTION = re.compile(r"^/api/projects/[^/]+/batch_exports/?$")
 
 
 class BatchExport(Resource):
@@ -577,7 +848,9 @@ class BatchExport(Resource):
     def pause_action(self, current, action):
         path = "%s%s/" % (self.detail_path(current["id"]), action)
         answer = self.client.post(path, {}, context="%s %s" % (
-            "pausing" if action == "pause" else "resuming", self.identity()))
+            "pausing" if action == "pause" else "resuming", self.identity()),
+            recover=pause_recover(self.client, self.detail_path(current["id"]), action == "pause",
+                                  context="reading %s" % self.identity()))
         if isinstance(answer, dict) and answer.get("id"):
             return answer  # the spec's answer: the record
         # PostHog answers {"paused": ...}: read the export once to return it.
@@ -635,44 +908,86 @@ class BatchExport(Resource):
         return result
 
 
-def main():
-    ph = PostHogModule(
-        argument_spec=dict(
-            state=dict(type="str", default="present", choices=["present", "paused", "absent"]),
-            id=dict(type="str"),
-            name=dict(type="str"),
-            model=dict(type="str", choices=MODELS),
-            interval=dict(type="str", choices=INTERVALS),
-            destination=destination_argument_spec(),
-            update_secrets=dict(type="str", default="on_create", choices=["on_create", "always"], no_log=False),
-            start_at=dict(type="str"),
-            end_at=dict(type="str"),
-            hogql_query=dict(type="str"),
-            project_id=dict(type="str"),
-        ),
-        organization=True,
-        required_one_of=[("id", "name")],
-        supports_check_mode=True,
-    )
+class BatchExportSnapshot(Snapshot):
+    """The organization's exports; an export created through a project's route
+    (``/api/projects/<project_id>/batch_exports/``) joins it like one created through the organization's."""
+
+    def follow(self, method, path, answer):
+        if method == "POST" and _PROJECT_COLLECTION.match(path.split("?", 1)[0]):
+            path = self.path
+        super(BatchExportSnapshot, self).follow(method, path, answer)
+
+
+def check_params(ph):
+    """Normalise ``ph.params`` in place; the problems found before any request."""
     params = ph.params
+    problems = []
     if params.get("name") is not None and not params["name"].strip():
-        ph.fail("name must not be blank")
+        problems.append("name must not be blank")
+    elif params.get("name") is None and params.get("id") is None:
+        problems.append("one of name or id is required")
     destination = params.get("destination")
     if destination:
         problem = check_config_keys(destination["type"], given_config(destination))
         if problem:
-            ph.fail(problem)
-    for option in ("start_at", "end_at"):
-        problem = check_timestamp(option, params.get(option))
-        if problem:
-            ph.fail(problem)
-    if params.get("start_at") and params.get("end_at") and \
+            problems.append(problem)
+    timestamp_problems = [problem for problem in (check_timestamp(option, params.get(option))
+                                                  for option in ("start_at", "end_at")) if problem]
+    problems.extend(timestamp_problems)
+    if not timestamp_problems and params.get("start_at") and params.get("end_at") and \
             parse_timestamp(params["start_at"])[0] >= parse_timestamp(params["end_at"])[0]:
-        ph.fail("start_at (%s) must be before end_at (%s)" % (params["start_at"], params["end_at"]))
+        problems.append("start_at (%s) must be before end_at (%s)" % (params["start_at"], params["end_at"]))
     project_id = params.get("project_id")
     if project_id is not None and not str(project_id).strip().isdigit():
-        ph.fail("project_id must be a project's numeric id, got %r" % project_id)
-    ph.run(lambda ph: BatchExport(ph).run())
+        problems.append("project_id must be a project's numeric id, got %r" % project_id)
+    return problems
+
+
+def label(params):
+    if params.get("id") is not None:
+        if params.get("name") is not None:
+            return "batch export %r, id %s" % (params["name"], params["id"])
+        return "batch export with id %s" % params["id"]
+    if params.get("name") is not None:
+        return "batch export %r" % params["name"]
+    return "no name or id given"
+
+
+def identities(params):
+    return [(name, params[name]) for name in ("name", "id") if params.get(name) is not None]
+
+
+def main():
+    spec = dict(
+        state=dict(type="str", default="present", choices=["present", "paused", "absent"]),
+        id=dict(type="str"),
+        name=dict(type="str"),
+        model=dict(type="str", choices=MODELS),
+        interval=dict(type="str", choices=INTERVALS),
+        destination=destination_argument_spec(),
+        update_secrets=dict(type="str", default="on_create", choices=["on_create", "always"], no_log=False),
+        start_at=dict(type="str"),
+        end_at=dict(type="str"),
+        hogql_query=dict(type="str"),
+        project_id=dict(type="str"),
+    )
+    spec["batch_exports"] = dict(type="list", elements="dict", options=item_spec(spec, ITEM_OPTIONS))
+    ph = PostHogModule(
+        argument_spec=spec,
+        organization=True,
+        required_one_of=[("id", "name", "batch_exports")],
+        mutually_exclusive=[("batch_exports", "name"), ("batch_exports", "id")],
+        supports_check_mode=True,
+    )
+    if ph.params.get("batch_exports") is not None:
+        ph.run(lambda ph: run_items(ph, "batch_exports", ITEM_OPTIONS, "batch_export",
+                                    BatchExportSnapshot(ph.org_path("batch_exports")),
+                                    check_params, BatchExport, label, keys=identities))
+    else:
+        problems = check_params(ph)
+        if problems:
+            ph.fail("; ".join(problems))
+        ph.run(lambda ph: BatchExport(ph).run())
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ description:
     O(state=verified).
   - The domain is found by O(id), or else by O(domain) among the organization's domains. Settings you
     leave out are not managed.
+  - O(domains) manages many domains in one task, reading the organization's domains once for all of
+    them instead of once per loop item.
 author:
   - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
@@ -45,6 +47,7 @@ options:
   domain:
     description:
       - The domain name, for example V(example.com) or V(login.example.co.uk). Required to add one.
+      - Exactly one of O(domain), O(id) and O(domains) is required.
       - DNS names are not case-sensitive but PostHog accepts only lower case, so the module lowers it
         (and drops a trailing dot) before comparing or sending it. Anything else that is not a domain
         name (an e-mail address, a single label, a one-letter top-level domain) fails before any request.
@@ -89,6 +92,46 @@ options:
       - The identity provider's public X.509 signing certificate (PEM). It is public, so it is shown in
         results and diffs.
     type: str
+  domains:
+    description:
+      - Several domains, each a dictionary of the options of one domain. An option an item leaves out
+        takes the value of the task's option of the same name (so O(state) or O(sso_enforcement) set
+        beside O(domains) applies to every item that does not set its own).
+      - The items are converged in order, in one module run that lists the organization's domains once;
+        an item with C(id) costs one GET. An idempotent run of any number of domains named by C(domain)
+        costs one request.
+      - Every item is checked before any request; two items naming the same domain fail the task before
+        any change. When an item fails, the task fails naming it, and returns RV(domains) for the items
+        converged before it.
+      - O(verify_timeout) and O(verify_interval) apply to each item with O(state=verified).
+    type: list
+    elements: dict
+    suboptions:
+      state:
+        description: Like O(state); defaults to the task's O(state).
+        type: str
+        choices: [present, verified, absent]
+      domain:
+        description: Like O(domain). One of C(domain) and C(id) is required.
+        type: str
+      id:
+        description: Like O(id).
+        type: str
+      jit_provisioning_enabled:
+        description: Like O(jit_provisioning_enabled).
+        type: bool
+      sso_enforcement:
+        description: Like O(sso_enforcement).
+        type: str
+      saml_entity_id:
+        description: Like O(saml_entity_id).
+        type: str
+      saml_acs_url:
+        description: Like O(saml_acs_url).
+        type: str
+      saml_x509_cert:
+        description: Like O(saml_x509_cert).
+        type: str
   verify_timeout:
     description:
       - With O(state=verified), the most seconds to keep asking PostHog to verify the domain while the
@@ -112,7 +155,7 @@ notes:
   - PostHog Cloud allows domains only to organizations with the C(automatic_provisioning) feature
     (otherwise 403); self-hosted PostHog has no such gate.
   - The task is idempotent; with O(domain) an unchanged run costs one request (a list of the
-    organization's domains), with O(id) one GET.
+    organization's domains), with O(id) one GET, and with O(domains) one list for all the items.
 seealso:
   - module: posthog.admin.domain_info
 """
@@ -160,6 +203,21 @@ EXAMPLES = r"""
     organization: Acme
     domain: acme.example
     state: absent
+
+- name: Several domains in one task (one list of the organization's domains, whatever their number)
+  posthog.admin.domain:
+    organization: Acme
+    domains:
+      - domain: acme.example
+      - domain: acme-analytics.example
+        saml_entity_id: https://idp.acme.example/entity
+      - domain: old-acme.example
+        state: absent
+  register: acme_domains
+
+- name: Show the TXT records to publish
+  ansible.builtin.debug:
+    msg: "{{ acme_domains.domains | selectattr('verification.value') | map(attribute='verification') | list }}"
 """
 
 RETURN = r"""
@@ -168,7 +226,7 @@ domain:
     - The domain as PostHog returns it after the task (in check mode, as it would be; a domain not
       created yet has no C(id) and no challenge), plus C(verification). Empty after O(state=absent).
     - Also returned when the task fails because the domain is not verified yet.
-  returned: always
+  returned: unless O(domains) is set
   type: dict
   contains:
     verification:
@@ -201,6 +259,30 @@ domain:
       record_type: TXT
       name: _posthog-challenge.acme.example
       value: 3Yy0mWQ9h6VrTqk2sZl1cJbXn8uEo4dPaGf7iHwKx5M
+domains:
+  description:
+    - With O(domains), each item's domain after the task, in the order of the items, like RV(domain)
+      (empty for an item with C(state=absent)).
+    - On failure, the domains of the items converged before the failing one.
+  returned: when O(domains) is set
+  type: list
+  elements: dict
+  sample:
+    - id: 0190a3f4-7b1e-7c3a-9d2f-1a2b3c4d5e6f
+      domain: acme.example
+      is_verified: false
+      verified_at: null
+      verification_challenge: 3Yy0mWQ9h6VrTqk2sZl1cJbXn8uEo4dPaGf7iHwKx5M
+      jit_provisioning_enabled: false
+      sso_enforcement: ""
+      has_saml: false
+      saml_entity_id: null
+      saml_acs_url: null
+      saml_x509_cert: null
+      verification:
+        record_type: TXT
+        name: _posthog-challenge.acme.example
+        value: 3Yy0mWQ9h6VrTqk2sZl1cJbXn8uEo4dPaGf7iHwKx5M
 verification:
   description: The TXT record still to publish, when the task fails because the domain is not verified.
   returned: on failure with O(state=verified)
@@ -210,9 +292,11 @@ verification:
     name: _posthog-challenge.acme.example
     value: 3Yy0mWQ9h6VrTqk2sZl1cJbXn8uEo4dPaGf7iHwKx5M
 diff:
-  description: The managed settings before and after (with O(state=verified), also C(is_verified)), in diff mode.
+  description:
+    - The managed settings before and after (with O(state=verified), also C(is_verified)), in diff mode.
+    - With O(domains), a list with one such entry per item that changed, each with headers naming the item.
   returned: when diff mode is on
-  type: dict
+  type: raw
   sample:
     before:
       domain: acme.example
@@ -231,45 +315,80 @@ from ansible_collections.posthog.admin.plugins.module_utils._domain import (
     normalise_domain,
     settings_problems,
 )
+from ansible_collections.posthog.admin.plugins.module_utils._many import Snapshot, item_spec, run_items
 from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
 
+ITEM_OPTIONS = ("state", "domain", "id", "jit_provisioning_enabled", "sso_enforcement", "saml_entity_id",
+                "saml_acs_url", "saml_x509_cert")
 
-def main():
-    ph = PostHogModule(
-        argument_spec=dict(
-            state=dict(type="str", default="present", choices=["present", "verified", "absent"]),
-            domain=dict(type="str"),
-            id=dict(type="str"),
-            jit_provisioning_enabled=dict(type="bool"),
-            sso_enforcement=dict(type="str"),
-            saml_entity_id=dict(type="str"),
-            saml_acs_url=dict(type="str"),
-            saml_x509_cert=dict(type="str"),
-            verify_timeout=dict(type="int", default=60),
-            verify_interval=dict(type="int", default=5),
-        ),
-        organization=True,
-        required_one_of=[("id", "domain")],
-        supports_check_mode=True,
-    )
+
+def check_params(ph):
+    """Normalise ``ph.params`` in place; the problems PostHog would refuse, found before any request."""
     params = ph.params
+    problems = []
     if params.get("domain") is not None:
         params["domain"] = normalise_domain(params["domain"])
         problem = domain_problem(params["domain"])
         if problem:
-            ph.fail(problem)
-    problems = settings_problems(params)
-    if params["verify_timeout"] < 0:
-        problems.append("verify_timeout must be 0 or more seconds")
-    if params["verify_interval"] < 1:
-        problems.append("verify_interval must be at least 1 second")
-    if problems:
-        ph.fail("; ".join(problems))
+            problems.append(problem)
+    elif params.get("id") is None:
+        problems.append("one of domain or id is required")
+    problems.extend(settings_problems(params))
     sso = params.get("sso_enforcement")
     if sso and sso not in SSO_PROVIDERS:
         ph.module.warn("sso_enforcement %r is not a login method PostHog knows (%s); PostHog stores it, but "
                        "enforcement would not match any provider" % (sso, ", ".join(SSO_PROVIDERS)))
-    ph.run(lambda ph: Domain(ph).run())
+    return problems
+
+
+def label(params):
+    if params.get("domain") is not None:
+        return "domain %r" % params["domain"]
+    if params.get("id") is not None:
+        return "domain with id %s" % params["id"]
+    return "no domain or id given"
+
+
+def identities(params):
+    return [(name, params[name]) for name in ("domain", "id") if params.get(name) is not None]
+
+
+def main():
+    spec = dict(
+        state=dict(type="str", default="present", choices=["present", "verified", "absent"]),
+        domain=dict(type="str"),
+        id=dict(type="str"),
+        jit_provisioning_enabled=dict(type="bool"),
+        sso_enforcement=dict(type="str"),
+        saml_entity_id=dict(type="str"),
+        saml_acs_url=dict(type="str"),
+        saml_x509_cert=dict(type="str"),
+        verify_timeout=dict(type="int", default=60),
+        verify_interval=dict(type="int", default=5),
+    )
+    spec["domains"] = dict(type="list", elements="dict", options=item_spec(spec, ITEM_OPTIONS))
+    ph = PostHogModule(
+        argument_spec=spec,
+        organization=True,
+        required_one_of=[("id", "domain", "domains")],
+        mutually_exclusive=[("domains", "domain"), ("domains", "id")],
+        supports_check_mode=True,
+    )
+    params = ph.params
+    problems = []
+    if params["verify_timeout"] < 0:
+        problems.append("verify_timeout must be 0 or more seconds")
+    if params["verify_interval"] < 1:
+        problems.append("verify_interval must be at least 1 second")
+    if params.get("domains") is None:
+        problems = check_params(ph) + problems
+    if problems:
+        ph.fail("; ".join(problems))
+    if params.get("domains") is not None:
+        ph.run(lambda ph: run_items(ph, "domains", ITEM_OPTIONS, "domain", Snapshot(ph.org_path("domains")),
+                                    check_params, Domain, label, keys=identities))
+    else:
+        ph.run(lambda ph: Domain(ph).run())
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ description:
     O(state=present) fail with a message that says so.
   - The definition is found by O(id), or else by its exact O(name) (one filtered list request).
     Options you leave out are not managed.
+  - O(event_definitions) manages many definitions of the project in one task, reading the project's
+    event definitions once for all of them instead of once per loop item.
 author:
   - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
@@ -39,6 +41,8 @@ options:
     description:
       - The event's name exactly as ingested, case included (for example V(signed_up) or
         V($pageview)).
+      - One of O(name), O(id) and O(event_definitions) is required (O(name) and O(id) may be given
+        together, O(event_definitions) with neither).
       - With O(id), it is only checked, because PostHog cannot rename an event definition.
     type: str
   id:
@@ -76,6 +80,48 @@ options:
       - Whether the event is hidden from lists in PostHog. Hiding also unverifies it.
       - Cannot be V(true) together with O(verified=true).
     type: bool
+  event_definitions:
+    description:
+      - Several event definitions of the project O(project_id), each a dictionary of the options of one
+        definition. An option an item leaves out takes the value of the task's option of the same name
+        (so O(state) or O(tags) set beside O(event_definitions) applies to every item that does not set
+        its own).
+      - The items are converged in order, in one module run that lists the project's event definitions
+        once; an item with C(id) costs one GET instead. An idempotent run of any number of definitions
+        named by C(name) costs one request (a list of the project's event definitions, in pages of 100).
+      - Every item is checked before any request; two items naming the same definition fail the task
+        before any change. When an item fails, the task fails naming it, and returns
+        RV(event_definitions) for the items converged before it.
+      - Owners are looked up once per task, however many items name them.
+    type: list
+    elements: dict
+    suboptions:
+      state:
+        description: Like O(state); defaults to the task's O(state).
+        type: str
+        choices: [present, absent]
+      name:
+        description: Like O(name). One of C(name) and C(id) is required.
+        type: str
+      id:
+        description: Like O(id).
+        type: str
+      description:
+        description: Like O(description).
+        type: str
+      tags:
+        description: Like O(tags).
+        type: list
+        elements: str
+      owner:
+        description: Like O(owner).
+        type: str
+      verified:
+        description: Like O(verified).
+        type: bool
+      hidden:
+        description: Like O(hidden).
+        type: bool
 notes:
   - Needs the scope C(event_definition:read), and C(event_definition:write) to change or delete
     anything. Setting O(owner) to someone new also needs C(project:read) and
@@ -86,6 +132,9 @@ notes:
   - PostHog's rules, which the module predicts in check and diff mode - hiding an event unverifies
     it, verifying an event un-hides it, and re-verifying a verified event keeps the first
     verifier and date.
+  - The task is idempotent; with O(name) an unchanged run costs one request (a list filtered by the
+    name), with O(id) one GET, and with O(event_definitions) one list for all the items named by C(name)
+    plus one GET per item given by C(id).
 seealso:
   - module: posthog.admin.event_definition_info
 """
@@ -118,6 +167,24 @@ EXAMPLES = r"""
     project_id: "12345"
     id: 0190a3f4-7b1e-7c3a-9d2f-1a2b3c4d5e6f
     state: absent
+
+- name: Document several events in one task (one list of the project's definitions, whatever their number)
+  posthog.admin.event_definition:
+    project_id: "12345"
+    tags: [checkout]
+    event_definitions:
+      - name: cart_viewed
+        description: A person opened the cart
+      - name: order_completed
+        description: A person paid for an order
+        verified: true
+      - name: checkout_test_ping
+        state: absent
+  register: checkout_events
+
+- name: Show the ids of the documented definitions
+  ansible.builtin.debug:
+    msg: "{{ checkout_events.event_definitions | map(attribute='id', default='(deleted)') | list }}"
 """
 
 RETURN = r"""
@@ -125,7 +192,7 @@ event_definition:
   description:
     - The event definition as PostHog returns it after the task (in check mode, as it would be).
     - Empty after O(state=absent).
-  returned: always
+  returned: unless O(event_definitions) is set
   type: dict
   sample:
     id: 0190a3f4-7b1e-7c3a-9d2f-1a2b3c4d5e6f
@@ -146,12 +213,37 @@ event_definition:
     created_at: "2026-11-01T08:00:00Z"
     updated_at: "2026-11-22T10:00:00Z"
     default_columns: []
+event_definitions:
+  description:
+    - With O(event_definitions), each item's definition after the task, in the order of the items, like
+      RV(event_definition) (empty for an item with C(state=absent)).
+    - On failure, the definitions of the items converged before the failing one.
+  returned: when O(event_definitions) is set
+  type: list
+  elements: dict
+  sample:
+    - id: 0190a3f4-7b1e-7c3a-9d2f-1a2b3c4d5e6f
+      name: cart_viewed
+      description: A person opened the cart
+      tags: [checkout]
+      owner: null
+      verified: false
+      verified_at: null
+      verified_by: null
+      hidden: false
+      last_seen_at: "2026-11-22T09:59:00Z"
+      created_at: "2026-11-01T08:00:00Z"
+      updated_at: "2026-11-22T10:00:00Z"
+      default_columns: []
+    - {}
 diff:
   description:
     - The managed fields before and after, in diff mode. C(owner) is an email address (V('') for
       none) and C(tags) a sorted list.
+    - With O(event_definitions), a list with one such entry per item that changed, each with headers
+      naming the item.
   returned: when diff mode is on
-  type: dict
+  type: raw
   sample:
     before:
       name: signed_up
@@ -167,29 +259,77 @@ from ansible_collections.posthog.admin.plugins.module_utils._event_definition im
     EventDefinition,
     validate_params,
 )
+from ansible_collections.posthog.admin.plugins.module_utils._many import Snapshot, item_spec, run_items
 from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
+
+ITEM_OPTIONS = ("state", "name", "id", "description", "tags", "owner", "verified", "hidden")
+
+
+def check_params(ph):
+    """The problems PostHog would refuse, found before any request."""
+    problems = validate_params(ph.params)
+    if ph.params.get("name") is None and ph.params.get("id") is None:
+        problems.insert(0, "one of name or id is required")
+    return problems
+
+
+def label(params):
+    if params.get("name") is not None:
+        return "event definition %r" % params["name"]
+    if params.get("id") is not None:
+        return "event definition with id %s" % params["id"]
+    return "no name or id given"
+
+
+def identities(params):
+    keys = []
+    if params.get("name") is not None:
+        keys.append(("name", params["name"]))
+    if params.get("id") is not None:
+        keys.append(("id", params["id"].strip().lower()))
+    return keys
+
+
+def item_builder():
+    """Builds each item's EventDefinition; an owner resolved for one item is known to the next."""
+    members = {}
+
+    def build(item_ph):
+        resource = EventDefinition(item_ph)
+        resource._members = members  # pylint: disable=protected-access
+        return resource
+    return build
 
 
 def main():
+    spec = dict(
+        state=dict(type="str", default="present", choices=["present", "absent"]),
+        name=dict(type="str"),
+        id=dict(type="str"),
+        description=dict(type="str"),
+        tags=dict(type="list", elements="str"),
+        owner=dict(type="str"),
+        verified=dict(type="bool"),
+        hidden=dict(type="bool"),
+    )
+    spec["event_definitions"] = dict(type="list", elements="dict", options=item_spec(spec, ITEM_OPTIONS))
     ph = PostHogModule(
-        argument_spec=dict(
-            state=dict(type="str", default="present", choices=["present", "absent"]),
-            name=dict(type="str"),
-            id=dict(type="str"),
-            description=dict(type="str"),
-            tags=dict(type="list", elements="str"),
-            owner=dict(type="str"),
-            verified=dict(type="bool"),
-            hidden=dict(type="bool"),
-        ),
+        argument_spec=spec,
         project=True,
-        required_one_of=[("id", "name")],
+        required_one_of=[("id", "name", "event_definitions")],
+        mutually_exclusive=[("event_definitions", "name"), ("event_definitions", "id")],
         supports_check_mode=True,
     )
-    problems = validate_params(ph.params)
-    if problems:
-        ph.fail("; ".join(problems))
-    ph.run(lambda ph: EventDefinition(ph).run())
+    if ph.params.get("event_definitions") is not None:
+        # The list filter of EventDefinition.list_matches, without its per-object ``search``.
+        snapshot = Snapshot("/api/projects/%s/event_definitions/" % ph.project_id, params={"event_type": "event"})
+        ph.run(lambda ph: run_items(ph, "event_definitions", ITEM_OPTIONS, "event_definition", snapshot,
+                                    check_params, item_builder(), label, keys=identities))
+    else:
+        problems = check_params(ph)
+        if problems:
+            ph.fail("; ".join(problems))
+        ph.run(lambda ph: EventDefinition(ph).run())
 
 
 if __name__ == "__main__":

@@ -22,6 +22,8 @@ description:
     (O(plugin_type=source)), in which case you give those fields and the code as O(source_files).
   - The plugin is found by O(id), else by O(url), else by O(name), among the plugins the
     organization can see in the family's collection. Settings you leave out are not managed.
+  - O(plugins) manages many plugins of one family in one task, reading the family's collection once
+    for all of them instead of once per loop item.
 author:
   - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
@@ -54,6 +56,7 @@ options:
     description:
       - The plugin's id (an integer). When it names no plugin of the family, the task fails rather
         than installing one.
+      - One of O(id), O(url), O(name) and O(plugins) is required; O(plugins) excludes the other three.
     type: int
   name:
     description:
@@ -132,6 +135,69 @@ options:
         deleted).
     type: bool
     default: false
+  plugins:
+    description:
+      - Several plugins of the family O(family), each a dictionary of the options of one plugin. An
+        option an item leaves out takes the value of the task's option of the same name (so O(state) or
+        O(is_global) set beside O(plugins) applies to every item that does not set its own).
+      - The items are converged in order, in one module run that lists the family's collection once;
+        an item with C(id) costs one GET instead. An idempotent run of any number of plugins found by
+        C(url) or C(name) costs one request, plus, per item, one GET of its source files when it has
+        C(source_files) and one C(check_for_updates) when it has C(state=latest).
+      - Every item is checked before any request; two items that find their plugin the same way (the
+        same C(id), the same C(url), or, without both, the same C(name)) fail the task before any
+        change. When an item fails, the task fails naming it, and returns RV(plugins) for the items
+        converged before it.
+    type: list
+    elements: dict
+    suboptions:
+      state:
+        description: Like O(state); defaults to the task's O(state).
+        type: str
+        choices: [present, absent, latest]
+      id:
+        description: Like O(id). One of C(id), C(url) and C(name) is required.
+        type: int
+      name:
+        description: Like O(name).
+        type: str
+      url:
+        description: Like O(url).
+        type: str
+      plugin_type:
+        description: Like O(plugin_type).
+        type: str
+        choices: [source, custom, repository, local]
+      description:
+        description: Like O(description).
+        type: str
+      icon:
+        description: Like O(icon).
+        type: str
+      config_schema:
+        description: Like O(config_schema).
+        type: raw
+      tag:
+        description: Like O(tag).
+        type: str
+      is_global:
+        description: Like O(is_global).
+        type: bool
+      capabilities:
+        description: Like O(capabilities).
+        type: dict
+      metrics:
+        description: Like O(metrics).
+        type: dict
+      public_jobs:
+        description: Like O(public_jobs).
+        type: dict
+      source_files:
+        description: Like O(source_files).
+        type: dict
+      purge_source_files:
+        description: Like O(purge_source_files); defaults to the task's O(purge_source_files).
+        type: bool
 notes:
   - Needs the scope C(plugin:read), and C(plugin:write) to change anything.
   - The organization's plugins access level must be at least C(config) (3) to read plugins and
@@ -149,6 +215,9 @@ notes:
     compare them; it then sends every listed file, reports a change and warns.
   - PostHog gives no way to list the plugin configs of projects with a key in this API; plugin
     configs (enabling a plugin in a project) are not managed here.
+  - The task is idempotent; with O(url) or O(name) an unchanged run costs one request (a list of the
+    family's plugins), with O(id) one GET, and with O(plugins) one list for all the items found by
+    C(url) or C(name) plus one GET per item given by C(id).
 seealso:
   - module: posthog.admin.pipeline_plugin_info
 """
@@ -187,6 +256,21 @@ EXAMPLES = r"""
     family: frontend_app
     id: 42
     state: absent
+
+- name: Several destinations in one task (one list of the destinations, whatever their number)
+  posthog.admin.pipeline_plugin:
+    family: destination
+    plugins:
+      - url: https://github.com/PostHog/posthog-hello-world-plugin
+        state: latest
+      - url: https://github.com/PostHog/currency-normalization-plugin
+      - name: Old forwarder
+        state: absent
+  register: destinations
+
+- name: Show the installed versions
+  ansible.builtin.debug:
+    msg: "{{ destinations.plugins | map(attribute='tag', default='(removed)') | list }}"
 """
 
 RETURN = r"""
@@ -194,7 +278,7 @@ plugin:
   description:
     - The plugin as PostHog returns it after the task (in check mode, as it would be).
     - Empty after O(state=absent).
-  returned: always
+  returned: unless O(plugins) is set
   type: dict
   sample:
     id: 12
@@ -216,21 +300,51 @@ plugin:
       methods: [onEvent]
     metrics: {}
     public_jobs: {}
+plugins:
+  description:
+    - With O(plugins), each item's plugin after the task, in the order of the items, like RV(plugin)
+      (empty for an item with C(state=absent)). RV(changed_files) and RV(latest_tag) are not returned
+      for items; the diff shows the files an item changed.
+    - On failure, the plugins of the items converged before the failing one.
+  returned: when O(plugins) is set
+  type: list
+  elements: dict
+  sample:
+    - id: 12
+      plugin_type: custom
+      name: Hello World
+      description: Greets every event
+      url: https://github.com/PostHog/posthog-hello-world-plugin
+      icon: null
+      config_schema: []
+      tag: 3c1a2b9
+      latest_tag: 3c1a2b9
+      is_global: false
+      organization_id: 0190a3f4-7b1e-7c3a-9d2f-1a2b3c4d5e6f
+      organization_name: Acme
+      capabilities:
+        methods: [onEvent]
+      metrics: {}
+      public_jobs: {}
+    - {}
 changed_files:
   description: The source files written (created, changed or deleted), by name.
-  returned: when O(source_files) is set
+  returned: when O(source_files) is set, without O(plugins)
   type: list
   elements: str
   sample: [index.ts]
 latest_tag:
   description: The newest tag PostHog found for the plugin's URL.
-  returned: when O(state=latest) and the plugin existed and comes from a URL
+  returned: when O(state=latest) and the plugin existed and comes from a URL, without O(plugins)
   type: str
   sample: v2.1.0
 diff:
-  description: The managed settings (and changed source files) before and after, in diff mode.
-  returned: when diff mode is on and something changed
-  type: dict
+  description:
+    - The managed settings (and changed source files) before and after, in diff mode.
+    - With O(plugins), a list with one such entry per item that changed, each with headers naming the
+      item (an empty list when nothing changed).
+  returned: when diff mode is on and something changed, or with O(plugins) when diff mode is on
+  type: raw
   sample:
     before:
       name: Event forwarder
@@ -243,6 +357,7 @@ diff:
 import copy
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
+from ansible_collections.posthog.admin.plugins.module_utils._many import Snapshot, item_spec, run_items
 from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
 from ansible_collections.posthog.admin.plugins.module_utils._plugins import (
     DEFAULT_CAPABILITIES,
@@ -259,6 +374,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._plugins import (
     plugin_json_of,
     source_file_changes,
     unwrap_plugin,
+    upgrade_recover,
 )
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Resource
 
@@ -292,50 +408,66 @@ class PipelinePlugin(Resource):
     # --------------------------------------------------------------- checks
     def validate(self):
         """Bad input fails here, before any request."""
+        problems = self.problems()
+        if problems:
+            self.ph.fail("; ".join(problems))
+
+    def problems(self):
+        """The problems with the options, found without any request."""
         params = self.params
+        problems = []
         family_actions = FAMILY_ACTIONS[self.family]
         if params["source_files"] is not None and "source" not in family_actions:
-            self.ph.fail("source_files cannot be used with family=%s: the PostHog API specification has no source actions for %ss "
-                         "(it lists only list, create, retrieve, update, delete and check_for_updates for them)"
-                         % (self.family, self.kind))
+            problems.append("source_files cannot be used with family=%s: the PostHog API specification has no source actions "
+                            "for %ss (it lists only list, create, retrieve, update, delete and check_for_updates for them)"
+                            % (self.family, self.kind))
         if params["state"] == "latest" and "upgrade" not in family_actions:
-            self.ph.fail("state=latest cannot be used with family=%s: the PostHog API specification has no upgrade action for %ss; "
-                         "upgrade them in the PostHog web app" % (self.family, self.kind))
+            problems.append("state=latest cannot be used with family=%s: the PostHog API specification has no upgrade action "
+                            "for %ss; upgrade them in the PostHog web app" % (self.family, self.kind))
         if params["purge_source_files"] and params["source_files"] is None:
-            self.ph.fail("purge_source_files needs source_files (the files to keep)")
+            problems.append("purge_source_files needs source_files (the files to keep)")
         if params.get("capabilities") is not None:
             fits = family_of(params["capabilities"])
             if fits != self.family:
-                self.ph.fail("capabilities %s put the plugin in %s, not in family=%s; PostHog lists a plugin in the "
-                             "family its capabilities match" % (params["capabilities"],
-                                                                "family=%s" % fits if fits else "no family",
-                                                                self.family))
+                problems.append("capabilities %s put the plugin in %s, not in family=%s; PostHog lists a plugin in the "
+                                "family its capabilities match" % (params["capabilities"],
+                                                                   "family=%s" % fits if fits else "no family",
+                                                                   self.family))
         explicit_type = params.get("plugin_type") or ("custom" if params.get("url") else None)
         if explicit_type and explicit_type != "source":
-            self.refuse_source_only(explicit_type)
+            problems.extend(self.source_only_problems(explicit_type))
         files = params.get("source_files")
         if files is not None:
             for file_name, text in files.items():
                 if text is not None and not isinstance(text, str):
-                    self.ph.fail("source_files[%r] must be text (or null to delete the file), got %s"
-                                 % (file_name, type(text).__name__))
+                    problems.append("source_files[%r] must be text (or null to delete the file), got %s"
+                                    % (file_name, type(text).__name__))
             try:
                 plugin_json = plugin_json_of(files)
             except ValueError as exc:
-                self.ph.fail(str(exc))
+                problems.append(str(exc))
+                plugin_json = None
             if plugin_json and isinstance(plugin_json.get("name"), str) and params.get("name") is not None \
                     and plugin_json["name"] != params["name"]:
-                self.ph.fail("name %r differs from the name %r in source_files['plugin.json']; PostHog renames the "
-                             "plugin after plugin.json, so give the same name in both" % (params["name"],
-                                                                                          plugin_json["name"]))
+                problems.append("name %r differs from the name %r in source_files['plugin.json']; PostHog renames the "
+                                "plugin after plugin.json, so give the same name in both" % (params["name"],
+                                                                                             plugin_json["name"]))
+        return problems
+
+    def source_only_problems(self, plugin_type):
+        problems = []
+        if self.params.get("tag") is not None:
+            problems.append("tag cannot be set for a %s plugin: PostHog takes the version from the URL (append "
+                            "/tree/<tag> to pin one) or from the newest release; use state=latest to upgrade" % plugin_type)
+        if self.params.get("source_files") is not None:
+            problems.append("source_files can only be managed for source plugins (plugin_type=source); this is a "
+                            "%s plugin, whose code comes from its URL" % plugin_type)
+        return problems
 
     def refuse_source_only(self, plugin_type):
-        if self.params.get("tag") is not None:
-            self.ph.fail("tag cannot be set for a %s plugin: PostHog takes the version from the URL (append "
-                         "/tree/<tag> to pin one) or from the newest release; use state=latest to upgrade" % plugin_type)
-        if self.params.get("source_files") is not None:
-            self.ph.fail("source_files can only be managed for source plugins (plugin_type=source); this is a "
-                         "%s plugin, whose code comes from its URL" % plugin_type)
+        problems = self.source_only_problems(plugin_type)
+        if problems:
+            self.ph.fail("; ".join(problems))
 
     def check_existing(self, current):
         if self.params.get("url") and normalize_url(current.get("url")) != normalize_url(self.params["url"]):
@@ -362,6 +494,17 @@ class PipelinePlugin(Resource):
                                 context="looking up %s" % self.identity())
         return find_plugins(self.client, self.collection_path, name=params.get("name"),
                             context="looking up %s" % self.identity())
+
+    def recover_created(self):
+        """After an ambiguous install failure: the plugin if the POST went through, else None.
+
+        Found by URL or name, as :meth:`find` does (the base class knows only the name, and a
+        plugin installed by URL has none in the task, so a lost answer would install it twice).
+        """
+        if not self.params.get("url") and self.params.get("name") is None:
+            return None
+        matches = self.list_matches()
+        return matches[0] if len(matches) == 1 else None
 
     def find(self):
         params = self.params
@@ -483,7 +626,9 @@ class PipelinePlugin(Resource):
             upgraded["tag"] = latest
         else:
             try:
-                upgraded = self.client.post(detail + "upgrade/", {}, context="upgrading %s" % self.identity())
+                upgraded = self.client.post(detail + "upgrade/", {}, context="upgrading %s" % self.identity(),
+                                            recover=upgrade_recover(self.client, detail, latest,
+                                                                    context="reading %s" % self.identity()))
             except PostHogError as exc:
                 self.fail_refused(exc, "upgrade it")
         result["plugin"] = upgraded
@@ -529,31 +674,72 @@ class PipelinePlugin(Resource):
         self.ph.exit(**result)
 
 
+ITEM_OPTIONS = ("state", "id", "name", "url", "plugin_type", "description", "icon", "config_schema", "tag", "is_global",
+                "capabilities", "metrics", "public_jobs", "source_files", "purge_source_files")
+
+
+def check_params(ph):
+    """The problems with one plugin's options, found before any request (the module's own checks)."""
+    problems = PipelinePlugin(ph).problems()
+    if ph.params.get("id") is None and not ph.params.get("url") and ph.params.get("name") is None:
+        problems.insert(0, "one of id, url or name is required")
+    return problems
+
+
+def label(params):
+    if params.get("id") is not None:
+        return "plugin with id %s" % params["id"]
+    if params.get("url"):
+        return "plugin from %s" % normalize_url(params["url"])
+    if params.get("name") is not None:
+        return "plugin %r" % params["name"]
+    return "no id, url or name given"
+
+
+def identities(params):
+    """How an item finds its plugin (id, else URL, else name): two items found the same way collide."""
+    if params.get("id") is not None:
+        return [("id", params["id"])]
+    if params.get("url"):
+        return [("url", normalize_url(params["url"]))]
+    if params.get("name") is not None:
+        return [("name", params["name"])]
+    return []
+
+
 def main():
+    spec = dict(
+        family=dict(type="str", required=True, choices=["destination", "frontend_app", "import_app"]),
+        state=dict(type="str", default="present", choices=["present", "absent", "latest"]),
+        id=dict(type="int"),
+        name=dict(type="str"),
+        url=dict(type="str"),
+        plugin_type=dict(type="str", choices=["source", "custom", "repository", "local"]),
+        description=dict(type="str"),
+        icon=dict(type="str"),
+        config_schema=dict(type="raw"),
+        tag=dict(type="str"),
+        is_global=dict(type="bool"),
+        capabilities=dict(type="dict"),
+        metrics=dict(type="dict"),
+        public_jobs=dict(type="dict"),
+        source_files=dict(type="dict"),
+        purge_source_files=dict(type="bool", default=False),
+    )
+    spec["plugins"] = dict(type="list", elements="dict", options=item_spec(spec, ITEM_OPTIONS))
     ph = PostHogModule(
-        argument_spec=dict(
-            family=dict(type="str", required=True, choices=["destination", "frontend_app", "import_app"]),
-            state=dict(type="str", default="present", choices=["present", "absent", "latest"]),
-            id=dict(type="int"),
-            name=dict(type="str"),
-            url=dict(type="str"),
-            plugin_type=dict(type="str", choices=["source", "custom", "repository", "local"]),
-            description=dict(type="str"),
-            icon=dict(type="str"),
-            config_schema=dict(type="raw"),
-            tag=dict(type="str"),
-            is_global=dict(type="bool"),
-            capabilities=dict(type="dict"),
-            metrics=dict(type="dict"),
-            public_jobs=dict(type="dict"),
-            source_files=dict(type="dict"),
-            purge_source_files=dict(type="bool", default=False),
-        ),
+        argument_spec=spec,
         organization=True,
-        required_one_of=[("id", "name", "url")],
+        required_one_of=[("id", "name", "url", "plugins")],
+        mutually_exclusive=[("plugins", "id"), ("plugins", "name"), ("plugins", "url")],
         supports_check_mode=True,
     )
-    ph.run(lambda ph: PipelinePlugin(ph).run())
+    if ph.params.get("plugins") is not None:
+        ph.run(lambda ph: run_items(ph, "plugins", ITEM_OPTIONS, "plugin",
+                                    Snapshot(collection_path(ph, ph.params["family"])),
+                                    check_params, PipelinePlugin, label, keys=identities))
+    else:
+        ph.run(lambda ph: PipelinePlugin(ph).run())
 
 
 if __name__ == "__main__":

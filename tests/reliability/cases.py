@@ -58,10 +58,11 @@ class ModuleCase:
     setup: Optional[Callable] = None
     rate_limits: bool = False
     action: bool = False
+    name: str = ""
 
     @property
     def id(self):
-        return self.module.rsplit(".", 1)[-1]
+        return self.name or self.module.rsplit(".", 1)[-1]
 
 
 # ------------------------------------------------------------------------------ organization
@@ -221,6 +222,63 @@ DOMAIN = ModuleCase(
         BadInput({"domain": "example.com", "organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
         BadInput({"domain": "sso.reliability.example", "sso_enforcement": "saml"},
                  r"sso_enforcement can only be set once the domain is verified", "SSO on an unverified domain"),
+    ],
+)
+
+
+# ------------------------------------------------------------------- domain, list option
+MANY = "many.reliability.example"
+
+
+def setup_domains(api):
+    """A domain whose TXT record is published, so that an item with state=verified can verify it."""
+    made = api.call("POST", ORG + "/domains/", {"domain": "verified." + MANY})
+    api.call("POST", "/_emulator/dns", {"name": "_posthog-challenge.verified." + MANY,
+                                        "value": made["verification_challenge"]})
+
+
+def verify_domains(api, results):
+    domains = by_key([d for d in api.list_all(ORG + "/domains/") if d["domain"].endswith(MANY)], lambda d: d["domain"])
+    names = ["one." + MANY, "two." + MANY, "verified." + MANY]
+    assert sorted(domains) == names, sorted(domains)
+    assert_once(domains, names, "domain")
+    one = domains["one." + MANY][0]
+    assert one["saml_acs_url"] == "https://idp.example.com/sso"
+    assert one["saml_entity_id"] == "https://idp.example.com/entity"
+    assert [d["id"] for d in results["r0"]["domains"]] == [one["id"], domains["verified." + MANY][0]["id"]]
+    verified = domains["verified." + MANY][0]
+    assert verified["is_verified"] is True and verified["sso_enforcement"] == "google-oauth2"
+    assert [d["domain"] for d in results["r1"]["domains"]] == ["one." + MANY, "two." + MANY]
+
+
+DOMAINS = ModuleCase(
+    module="posthog.admin.domain",
+    name="domain_list",
+    setup=setup_domains,
+    converge=[
+        {"domains": [{"domain": "one." + MANY, "saml_acs_url": "https://idp.example.com/sso"},
+                     {"domain": "Verified.Many.Reliability.Example.", "state": "verified",
+                      "sso_enforcement": "google-oauth2"}],
+         "verify_timeout": 0},
+        {"domains": [{"domain": "one." + MANY, "saml_entity_id": "https://idp.example.com/entity"},
+                     {"domain": "two." + MANY}]},
+    ],
+    verify=verify_domains,
+    create_path=r"/api/organizations/[^/]+/domains/?$",
+    bad_input=[
+        BadInput({"domains": [{"domain": "dup." + MANY}, {"domain": "DUP." + MANY}]},
+                 r"domains\[0\] and domains\[1\] name the same object", "duplicate items"),
+        BadInput({"domains": [{"domain": "ok." + MANY}, {"domain": "ann@example.com"}]},
+                 r"domains\[1\] \(domain 'ann@example.com'\): .*looks like an e-mail address", "an e-mail address"),
+        BadInput({"domains": [{"domain": "ok." + MANY, "colour": "red"}]}, r"Unsupported parameters.*domains.colour",
+                 "unknown item option"),
+        BadInput({"domains": [{"domain": "ok." + MANY, "state": "gone"}]}, r"state.*must be one of", "unknown state"),
+        BadInput({"domains": [{"domain": "ok." + MANY}], "domain": "other." + MANY}, r"mutually exclusive",
+                 "list and one domain"),
+        BadInput({"domains": [{"saml_acs_url": "https://idp.example.com/sso"}]}, r"one of domain or id is required",
+                 "item without domain or id"),
+        BadInput({"domains": [{"domain": "ok." + MANY}], "organization": NO_ORG}, NO_ORG_MESSAGE,
+                 "unknown organization"),
     ],
 )
 
@@ -795,7 +853,7 @@ EVENT_DEFINITION_INFO = ModuleCase(
 # The TLS test runs every first task in this order on one server. The roster purges everyone
 # unlisted: it comes after the other people modules. Creating an organization makes it the key's
 # current one (as in PostHog): organization comes last, after every module that uses @current.
-MODULES = [DOMAIN, DOMAIN_INFO, INVITE, INVITE_INFO, MEMBER, MEMBER_INFO, ROSTER, BATCH_EXPORT, BATCH_EXPORT_INFO,
+MODULES = [DOMAIN, DOMAINS, DOMAIN_INFO, INVITE, INVITE_INFO, MEMBER, MEMBER_INFO, ROSTER, BATCH_EXPORT, BATCH_EXPORT_INFO,
            BATCH_EXPORT_BACKFILL, PIPELINE_PLUGIN, PIPELINE_PLUGIN_INFO, EVENT_DEFINITION, EVENT_DEFINITION_INFO,
            ORGANIZATION_INFO, ORGANIZATION]
 
