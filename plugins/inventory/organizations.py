@@ -157,9 +157,18 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         self._populate(organizations)
 
     def _populate(self, organizations):
-        group = self.inventory.add_group(self.get_option("group"))
+        inventory = self.inventory
+        group = inventory.add_group(self.get_option("group"))
         hostname_key = self.get_option("hostname")
         strict = self.get_option("strict")
+        # The constructed features template per host; each helper is a no-op when its option is
+        # empty, so they are only called when set (the lookups are hoisted out of the loop).
+        compose = self.get_option("compose")
+        groups = self.get_option("groups")
+        keyed_groups = self.get_option("keyed_groups")
+        add_host = inventory.add_host
+        set_variable = inventory.set_variable
+        hostvars_of = self.hostvars
         seen = set()
         for org in organizations:
             hostname = org.get(hostname_key)
@@ -171,13 +180,16 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
                                      "the first, set hostname to slug or id" % hostname)
                 continue
             seen.add(hostname)
-            self.inventory.add_host(hostname, group=group)
-            hostvars = self.hostvars(org)
+            add_host(hostname, group=group)
+            hostvars = hostvars_of(org)
             for key, value in hostvars.items():
-                self.inventory.set_variable(hostname, key, value)
-            self._set_composite_vars(self.get_option("compose"), hostvars, hostname, strict=strict)
-            self._add_host_to_composed_groups(self.get_option("groups"), hostvars, hostname, strict=strict)
-            self._add_host_to_keyed_groups(self.get_option("keyed_groups"), hostvars, hostname, strict=strict)
+                set_variable(hostname, key, value)
+            if compose:
+                self._set_composite_vars(compose, hostvars, hostname, strict=strict)
+            if groups:
+                self._add_host_to_composed_groups(groups, hostvars, hostname, strict=strict)
+            if keyed_groups:
+                self._add_host_to_keyed_groups(keyed_groups, hostvars, hostname, strict=strict)
 
     @staticmethod
     def hostvars(org):
