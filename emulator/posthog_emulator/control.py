@@ -13,6 +13,9 @@ No authentication (the server is meant for loopback). JSON in and out; errors us
     Profile, version, bootstrap user, organization and project.
 ``GET /_emulator/profile`` / ``PUT /_emulator/profile``
     Read / switch the response profile at runtime.
+``GET /_emulator/generations`` / ``PUT /_emulator/generations``
+    Read / switch the API generation of resources whose shape drifted across PostHog versions
+    (see :mod:`posthog_emulator.generations`); a reset restores the defaults.
 ``GET|POST|PUT|DELETE /_emulator/faults``
     Fault injection rules (see :mod:`posthog_emulator.faults`): list with counters, add, replace,
     clear.
@@ -32,7 +35,7 @@ from django.http import HttpResponse, JsonResponse
 from django.urls import re_path
 from django.views.decorators.csrf import csrf_exempt
 
-from posthog_emulator import __version__, bootstrap, faults, profiles, requestlog
+from posthog_emulator import __version__, bootstrap, faults, generations, profiles, requestlog
 from posthog_emulator.errors import error_body
 from posthog_emulator.models import Organization, OrganizationMembership, PersonalAPIKey, Team, User
 from posthog_emulator.permissions import is_valid_scope
@@ -311,6 +314,22 @@ def profile(request):
     return json_response({"profile": profiles.current_profile()})
 
 
+@control_view("GET", "PUT")
+def generation_switch(request):
+    if request.method == "PUT":
+        data = read_json(request)
+        if not isinstance(data, dict) or not data:
+            raise ControlError("Expected an object such as {\"domains\": \"newest\"}.")
+        try:
+            generations.update(data)
+        except ValueError as error:
+            raise ControlError(error.args[0], error.args[1], code="invalid_choice")
+    return json_response(generations.current())
+
+
+bootstrap.on_reset(generations.restore_defaults)
+
+
 @control_view("GET", "POST", "PUT", "DELETE")
 def fault_rules(request):
     """Fault injection rules: ``GET`` lists them with their counters, ``POST`` adds, ``PUT`` replaces
@@ -376,6 +395,7 @@ def urlpatterns_with(extra: list) -> list:
         re_path(r"^reset/?$", reset),
         re_path(r"^info/?$", info),
         re_path(r"^profile/?$", profile),
+        re_path(r"^generations/?$", generation_switch),
         re_path(r"^faults/?$", fault_rules),
         re_path(r"^openapi\.json$", openapi_view()),
         *extra,

@@ -9,7 +9,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "posthog_emulator.settings")
 import pytest  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
-from posthog_emulator import bootstrap, profiles, requestlog  # noqa: E402
+from posthog_emulator import bootstrap, generations, profiles, requestlog  # noqa: E402
 from posthog_emulator.models import Organization, Team, User  # noqa: E402
 
 BOOTSTRAP_KEY = "phx_" + "b" * 40
@@ -25,11 +25,14 @@ class Boot:
 
 @pytest.fixture(autouse=True)
 def _clean_process_state():
-    """Profile, request log and bootstrap key live in process memory: reset them around each test."""
+    """Profile, generations, request log and bootstrap key live in process memory: reset them
+    around each test."""
     profiles.set_profile("spec")
+    generations.restore_defaults()
     requestlog.clear()
     yield
     profiles.set_profile("spec")
+    generations.restore_defaults()
     requestlog.clear()
 
 

@@ -135,11 +135,15 @@ def test_reset_with_a_new_key(boot, client):
 
 def test_reset_callbacks_run(boot, client):
     calls = []
-    bootstrap.on_reset(lambda: calls.append(Organization.objects.count()))
+
+    def callback():
+        calls.append(Organization.objects.count())
+
+    bootstrap.on_reset(callback)
     try:
         client.post("/_emulator/reset")
     finally:
-        bootstrap._reset_callbacks.clear()
+        bootstrap._reset_callbacks.remove(callback)  # the emulator's own callbacks stay registered
     assert calls == [1]
 
 
@@ -159,6 +163,22 @@ def test_profile_switch(boot, client):
     response = client.put("/_emulator/profile", {"profile": "nope"}, format="json")
     assert response.status_code == 400 and error(response)["attr"] == "profile"
     assert client.get("/_emulator/profile").json() == {"profile": "posthog"}
+
+
+def test_generations_switch_validate_and_reset(boot, client):
+    assert client.get("/_emulator/generations").json() == {"domains": "middle"}
+    response = client.put("/_emulator/generations", {"domains": "newest"}, format="json")
+    assert response.status_code == 200 and response.json() == {"domains": "newest"}
+    assert client.get("/_emulator/generations").json() == {"domains": "newest"}
+    for body, attr in (({"domains": "oldest"}, "domains"), ({"invites": "newest"}, "invites")):
+        response = client.put("/_emulator/generations", body, format="json")
+        assert response.status_code == 400 and error(response)["attr"] == attr
+        assert error(response)["code"] == "invalid_choice"
+    response = client.put("/_emulator/generations", {}, format="json")
+    assert response.status_code == 400
+    assert client.get("/_emulator/generations").json() == {"domains": "newest"}  # nothing half-applied
+    client.post("/_emulator/reset")
+    assert client.get("/_emulator/generations").json() == {"domains": "middle"}
 
 
 def test_unknown_control_path_and_method(boot, client):

@@ -386,3 +386,65 @@ def test_dns_records_are_cleared_on_reset(boot, client):
     assert client.post("/_emulator/reset", {}, format="json").status_code == 200
     assert client.get("/_emulator/dns").json() == []
     assert not DNSRecord.objects.exists()
+
+
+# ------------------------------------------------------------------ newest generation (facts 2)
+
+NEWEST_DOMAIN_FIELDS = [
+    "id", "domain", "is_verified", "verified_at", "verification_challenge", "jit_provisioning_enabled",
+    "sso_enforcement", "has_saml", "has_scim", "scim_base_url", "has_id_jag", "identity_provider_config",
+]  # fmt: skip
+
+
+@pytest.fixture
+def newest(client):
+    response = client.put("/_emulator/generations", {"domains": "newest"}, format="json")
+    assert response.status_code == 200
+
+
+def test_newest_generation_shape_and_order(api, newest):
+    body = create(api)
+    assert list(body) == NEWEST_DOMAIN_FIELDS
+    assert body["has_saml"] is False and body["has_id_jag"] is False and body["identity_provider_config"] is None
+    listed = api.get(domains_url()).json()["results"]
+    assert [list(obj) for obj in listed] == [NEWEST_DOMAIN_FIELDS]
+
+
+def test_newest_generation_ignores_saml_and_scim_keys(api, client, newest):
+    body = create(api, **SAML)
+    assert body["has_saml"] is False
+    stored = OrganizationDomain.objects.get(id=body["id"])
+    assert stored.saml_entity_id is None and stored.saml_acs_url is None and stored.saml_x509_cert is None
+    body = verified(api, client, "login.example.com")
+    url = f"{domains_url()}{body['id']}/"
+    response = api.patch(url, {"scim_enabled": True, "sso_enforcement": "saml", **SAML}, format="json")
+    assert response.status_code == 200, response.content
+    got = response.json()
+    assert got["sso_enforcement"] == "saml"  # still on the domain
+    assert got["has_saml"] is False and got["has_scim"] is False and "scim_bearer_token" not in got
+    stored = OrganizationDomain.objects.get(id=body["id"])
+    assert stored.scim_enabled is False and stored.saml_entity_id is None
+
+
+def test_newest_generation_still_gates_sso_on_verification(api, newest):
+    body = create(api)
+    response = api.patch(f"{domains_url()}{body['id']}/", {"sso_enforcement": "saml"}, format="json")
+    assert response.status_code == 400 and error(response)["code"] == "verification_required"
+
+
+def test_newest_generation_identity_provider_config(api, newest):
+    body = create(api)
+    url = f"{domains_url()}{body['id']}/"
+    assert api.patch(url, {"identity_provider_config": None}, format="json").status_code == 200
+    config = "0190a1b2-0000-7000-8000-000000000001"
+    response = api.patch(url, {"identity_provider_config": config}, format="json")
+    assert response.status_code == 400
+    assert error(response)["code"] == "does_not_exist" and error(response)["attr"] == "identity_provider_config"
+    assert error(response)["detail"] == f'Invalid pk "{config}" - object does not exist.'
+
+
+def test_saml_written_in_the_middle_generation_shows_as_has_saml_in_the_newest(api, client):
+    body = create(api, **SAML)
+    client.put("/_emulator/generations", {"domains": "newest"}, format="json")
+    got = api.get(f"{domains_url()}{body['id']}/").json()
+    assert got["has_saml"] is True and "saml_entity_id" not in got

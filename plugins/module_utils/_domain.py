@@ -42,6 +42,8 @@ SETTINGS = SSO_SETTINGS + SAML_SETTINGS
 NEW_DOMAIN_DEFAULTS = dict(jit_provisioning_enabled=False, sso_enforcement="", saml_entity_id=None,
                            saml_acs_url=None, saml_x509_cert=None)
 WEB_APP_PLACE = "Settings > Organization > Authentication domains"
+SAML_MOVED = ("newer PostHog keeps SAML in an identity provider configuration linked to the domain "
+              "(identity_provider_config), which is set up in the web app (%s)" % WEB_APP_PLACE)
 
 
 def normalise_domain(value):
@@ -79,6 +81,17 @@ def settings_problems(params):
         if value is not None and len(value) > SAML_MAX_LENGTH:
             problems.append("%s is at most %d characters, got %d" % (name, SAML_MAX_LENGTH, len(value)))
     return problems
+
+
+def unsupported_saml(obj, desired):
+    """The SAML options set in ``desired`` that the server's domain object ``obj`` has no field for.
+
+    PostHog's newest domain API moved the SAML fields off the domain: it ignores them in a request
+    and leaves them out of its answers, so their absence from a domain PostHog sent tells.
+    """
+    if not obj:
+        return []
+    return [name for name in SAML_SETTINGS if name in desired and name not in obj]
 
 
 def verification_record(obj):
@@ -132,6 +145,13 @@ class Domain(Resource):
                                      natural_key="domain", create_only=("domain",))
         self.clock = clock
         self.sleep = sleep
+        self.sample = None  # a domain PostHog sent in the last look-up: shows which fields it has
+
+    def list_matches(self):
+        key = self.params.get("domain")
+        found = list(self.client.paginate(self.collection_path, context="looking up %s" % self.identity()))
+        self.sample = found[0] if found else None
+        return [obj for obj in found if obj.get("domain") == key]
 
     # ------------------------------------------------------------ describing
     def shape(self, obj):
@@ -181,6 +201,29 @@ class Domain(Resource):
                      % (self.identity(), ", ".join(pending), how),
                      domain=self.shape(current) if current else {})
 
+    def check_saml_supported(self, current):
+        """Fail before any write when this PostHog has no SAML fields on its domains (judged from
+        ``current``, or another domain of the organization when ``current`` is None)."""
+        missing = unsupported_saml(current if current is not None else self.sample, self.desired())
+        if missing:
+            extra = dict(domain=self.shape(current)) if current is not None else {}
+            self.ph.fail("%s: this PostHog has no SAML settings on its domains (its domain API has no %s): %s. "
+                         "Remove %s from the task and configure SAML there; %s."
+                         % (self.identity(), ", ".join(missing), SAML_MOVED, ", ".join(missing),
+                            "the domain was left as it was" if current is not None else "it was not created"),
+                         **extra)
+
+    def create(self, payload):
+        """Create the domain; fail, naming what was created, when PostHog dropped its SAML fields."""
+        obj = super(Domain, self).create(payload)
+        missing = unsupported_saml(obj, payload)
+        if missing:
+            self.ph.fail("Created %s, but without its SAML settings: this PostHog has no SAML settings on its "
+                         "domains (its domain API has no %s): %s. Remove %s from the task and configure SAML "
+                         "there." % (self.identity(), ", ".join(missing), SAML_MOVED, ", ".join(missing)),
+                         domain=self.shape(obj), changed=True)
+        return obj
+
     def check_frozen(self, changes):
         frozen = sorted(set(changes) & self.create_only)
         if frozen:
@@ -216,7 +259,7 @@ class Domain(Resource):
                        "POST %s answered HTTP 403" % exc.path, exc.detail, WEB_APP_PLACE,
                        record["name"], record["value"]))
                 exc.args = (exc.message,)
-                self.ph.fail(exc, domain=self.shape(current), verification=record)
+                self.ph.fail(exc, domain=self.shape(current), verification=record, changed=created)
             raise
 
     def verify(self, current, created):
@@ -239,12 +282,13 @@ class Domain(Resource):
             "let it propagate, and run again with state=verified (raise verify_timeout to wait longer)."
             % ("Created %s; it " % self.identity() if created else "", self.identity(), why,
                record["name"], record["value"]),
-            domain=self.shape(obj), verification=record)
+            domain=self.shape(obj), verification=record, changed=created)
         return None
 
     # ---------------------------------------------------------------- states
     def ensure_domain_present(self):
         current = self.find()
+        self.check_saml_supported(current)
         pending = self.pending_sso(current) if current is None or not current.get("is_verified") else []
         if pending:
             self.fail_unverified_sso(current, pending)
@@ -252,6 +296,7 @@ class Domain(Resource):
 
     def ensure_verified(self):
         current = self.find()
+        self.check_saml_supported(current)
         desired = self.desired()
         before = self.managed_view(current, desired) if current is not None else {}
         changed = created = False

@@ -72,7 +72,6 @@ class _ItemAnsibleModule:
         return getattr(self._module, name)
 
     def fail_json(self, msg=None, **extra):
-        extra.pop("changed", None)
         raise ItemFailed(msg, extra)
 
     def exit_json(self, **result):
@@ -281,7 +280,8 @@ def run_items(ph, list_option, names, return_key, snapshot, check, build, label,
                     "changed" if changed else "nothing changed")
             failed = dict(extra)
             failed[list_option] = results
-            failed["changed"] = changed
+            # the item's own changed: it failed after a write (created, then refused the rest)
+            failed["changed"] = changed or bool(extra.get("changed"))
             if diffs:
                 failed["diff"] = diffs
             for line in ph.client.retry_log:

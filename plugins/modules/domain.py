@@ -82,6 +82,9 @@ options:
       - The entity id (issuer) of your SAML identity provider, at most 512 characters.
       - An empty string clears it. SAML login is offered once all three SAML options are set
         (C(has_saml) in RV(domain)); PostHog checks its C(saml) licence at login, not here.
+      - Newer PostHog versions keep SAML off the domain, in an identity provider configuration set up in
+        the web app, and ignore these fields. There a task that sets any SAML option fails, naming
+        them, before it changes the domain. See the notes.
     type: str
   saml_acs_url:
     description:
@@ -154,6 +157,15 @@ notes:
     The emulator's C(spec) profile lets a key with C(organization:write) verify.
   - PostHog Cloud allows domains only to organizations with the C(automatic_provisioning) feature
     (otherwise 403); self-hosted PostHog has no such gate.
+  - "PostHog's domain API exists in two shapes. The one this module was written against, and that
+    self-hosted PostHog of 2024-25 serves, keeps the SAML settings on the domain. The newest moves them
+    to an identity provider configuration linked to the domain (C(identity_provider_config) in
+    RV(domain), with C(has_id_jag)), configured in the web app, and has no C(saml_*) or C(scim_*) fields
+    beyond C(has_saml), C(has_scim) and C(scim_base_url). The module tells them apart from the domains
+    PostHog sends. There, everything but the SAML options works as described, and a task that sets
+    O(saml_entity_id), O(saml_acs_url) or O(saml_x509_cert) fails before changing anything. Only when the
+    organization has no domain yet does the module learn this from the new domain's answer, so that task
+    creates the domain, then fails saying it did."
   - The task is idempotent; with O(domain) an unchanged run costs one request (a list of the
     organization's domains), with O(id) one GET, and with O(domains) one list for all the items.
 seealso:
@@ -225,7 +237,11 @@ domain:
   description:
     - The domain as PostHog returns it after the task (in check mode, as it would be; a domain not
       created yet has no C(id) and no challenge), plus C(verification). Empty after O(state=absent).
-    - Also returned when the task fails because the domain is not verified yet.
+    - Also returned when the task fails because the domain is not verified yet, or because this
+      PostHog has no SAML fields on its domains.
+    - Its fields are PostHog's. The newest PostHog has no C(saml_entity_id), C(saml_acs_url),
+      C(saml_x509_cert), C(scim_enabled) or C(scim_bearer_token) here, and has C(has_id_jag) and
+      C(identity_provider_config) (see the notes).
   returned: unless O(domains) is set
   type: dict
   contains:

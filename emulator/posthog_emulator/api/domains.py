@@ -33,6 +33,13 @@ domain; facts 2 "Fields"), as self-hosted PostHog with every paid feature availa
   Either way 200 with the domain.
 * **Delete**: 204.
 
+**Newest generation** (``PUT /_emulator/generations {"domains": "newest"}``; facts 2, "Newest
+generation"): the serializer of today's ``posthog/api/organization_domain.py``. The SAML columns
+and ``scim_enabled`` leave the domain for a linked ``identity_provider_config`` (always null here:
+the emulator has no IdP configurations, so any other value answers 400 ``does_not_exist``
+'Invalid pk "<value>" - object does not exist.'); ``has_id_jag`` (false) is added. SAML and SCIM
+keys in a body are unknown fields, silently ignored, as DRF ignores them in PostHog.
+
 Control endpoints (``/_emulator/dns``): publish, list and withdraw TXT records.
 """
 
@@ -49,6 +56,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
+from posthog_emulator import generations
 from posthog_emulator.control import ControlError, control_view, json_response, read_json
 from posthog_emulator.domain_models import (
     DOMAIN_PATTERN,
@@ -66,6 +74,9 @@ MESSAGE_VERIFICATION_REQUIRED = "This attribute cannot be updated until the doma
 MESSAGE_ALREADY_VERIFIED = "This domain has already been verified."
 #: Fields PostHog lets you change only once the domain is verified (in this order).
 UPDATE_ONLY_WHEN_VERIFIED = ("jit_provisioning_enabled", "sso_enforcement", "scim_enabled")
+#: What the newest generation no longer has on the domain (moved to ``identity_provider_config``).
+MOVED_TO_IDENTITY_PROVIDER_CONFIG = ("saml_entity_id", "saml_acs_url", "saml_x509_cert", "scim_enabled",
+                                     "scim_bearer_token")
 #: Fields PostHog drops from a create body.
 IGNORED_ON_CREATE = ("jit_provisioning_enabled", "sso_enforcement", "scim_enabled")
 
@@ -105,7 +116,18 @@ class OrganizationDomainSerializer(serializers.ModelSerializer):
         fields = super().get_fields()
         if self.instance is not None and not isinstance(self.instance, (list, tuple)):
             fields["domain"].read_only = True  # read-only after creation: silently ignored
+        if generations.of("domains") == generations.NEWEST:
+            for name in MOVED_TO_IDENTITY_PROVIDER_CONFIG:
+                del fields[name]
+            fields["has_id_jag"] = serializers.SerializerMethodField()
+            fields["identity_provider_config"] = serializers.SerializerMethodField()
         return fields
+
+    def get_has_id_jag(self, domain: OrganizationDomain) -> bool:
+        return False
+
+    def get_identity_provider_config(self, domain: OrganizationDomain):
+        return None
 
     def validate_domain(self, domain: str) -> str:
         if not DOMAIN_REGEX.match(domain):
@@ -113,6 +135,11 @@ class OrganizationDomainSerializer(serializers.ModelSerializer):
         return domain
 
     def validate(self, attrs):
+        if generations.of("domains") == generations.NEWEST and isinstance(self.initial_data, dict):
+            config = self.initial_data.get("identity_provider_config")
+            if config is not None:  # a linked IdP configuration: none exist in the emulator
+                raise ValidationError({"identity_provider_config": f'Invalid pk "{config}" - object does not exist.'},
+                                      code="does_not_exist")
         if self.instance is not None and not self.instance.is_verified:
             for field in UPDATE_ONLY_WHEN_VERIFIED:
                 if field in attrs:

@@ -18,6 +18,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._domain import (
     is_api_key_refusal,
     normalise_domain,
     settings_problems,
+    unsupported_saml,
     verification_record,
     wait_for_verification,
     with_verification,
@@ -292,3 +293,58 @@ def test_id_with_another_domain_name_fails(server):
     server.script((200, domain_obj(verified=True)))
     failure = fail(make(server, state="verified", id="d1", domain="other.com"))
     assert "cannot be changed after creation" in str(failure)
+
+
+# ---------------------------------------------------- the newest PostHog: no SAML on the domain
+
+
+def newest_obj(**fields):
+    """A domain as PostHog's newest domain API answers: no SAML or SCIM columns (facts 2)."""
+    obj = domain_obj(**fields)
+    for name in ("saml_entity_id", "saml_acs_url", "saml_x509_cert"):
+        obj.pop(name, None)
+    obj.update(has_scim=False, scim_base_url=None, has_id_jag=False, identity_provider_config=None)
+    return obj
+
+
+def test_unsupported_saml_names_only_the_asked_fields_the_domain_lacks():
+    assert unsupported_saml(newest_obj(), {"saml_acs_url": "u", "sso_enforcement": "saml"}) == ["saml_acs_url"]
+    assert unsupported_saml(newest_obj(), {"sso_enforcement": "saml"}) == []
+    assert unsupported_saml(domain_obj(), {"saml_acs_url": "u", "saml_entity_id": ""}) == []
+    assert unsupported_saml(None, {"saml_acs_url": "u"}) == []
+
+
+def test_newest_api_without_saml_converges_as_before(server):
+    server.script((200, page(newest_obj())))
+    assert run(make(server))["changed"] is False
+    assert len(server.requests) == 1
+
+
+@pytest.mark.parametrize("state", ["present", "verified"])
+def test_newest_api_saml_on_existing_domain_fails_before_writing(server, state):
+    server.script((200, page(newest_obj(verified=True))))
+    failure = fail(make(server, state=state, saml_entity_id="e", saml_x509_cert="pem"))
+    assert "has no saml_entity_id, saml_x509_cert" in str(failure)
+    assert "identity_provider_config" in str(failure) and "left as it was" in str(failure)
+    assert failure.extra["domain"]["id"] == "d1"
+    assert [r["method"] for r in server.requests] == ["GET"]
+
+
+def test_newest_api_saml_on_new_domain_is_judged_by_the_other_domains(server):
+    server.script((200, page(newest_obj(id="d0", domain="other.com"))))
+    failure = fail(make(server, saml_acs_url="u"))
+    assert "it was not created" in str(failure) and "domain" not in failure.extra
+    assert [r["method"] for r in server.requests] == ["GET"]
+
+
+def test_newest_api_saml_on_the_first_domain_says_what_it_created(server):
+    server.script((200, page()), (201, newest_obj()))
+    failure = fail(make(server, saml_acs_url="u"))
+    assert str(failure).startswith("Created domain 'example.com', but without its SAML settings")
+    assert failure.extra["changed"] is True and failure.extra["domain"]["id"] == "d1"
+    assert [r["method"] for r in server.requests] == ["GET", "POST"]
+
+
+def test_a_failure_after_creating_says_it_changed(server):
+    server.script((200, page()), (201, domain_obj()), (200, domain_obj()))
+    assert fail(make(server, state="verified")).extra["changed"] is True

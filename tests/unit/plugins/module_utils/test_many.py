@@ -206,3 +206,20 @@ def test_the_snapshot_follows_writes_and_rereads_after_unknown_actions():
     snapshot.follow("POST", "/api/things/1/pause/", {"paused": True})
     assert [o["id"] for o in snapshot.objects(client)] == [1, 2]
     assert Client.calls == 2
+
+
+def test_an_item_that_failed_after_writing_makes_the_task_changed(server):
+    """An item's module may fail saying it changed something (created, then refused the rest)."""
+    class Partial(object):
+        def __init__(self, ph):
+            self.ph = ph
+
+        def run(self):
+            self.ph.fail("created it, then stopped", changed=True)
+
+    ph = TaskStub(server, dict(state="present", name=None, color=None, id=None, things=[dict(name="a")]))
+    with pytest.raises(Failed) as info:
+        run_items(ph, "things", NAMES, "thing", Snapshot("/api/things/"), check, Partial, label, keys=keys)
+    assert info.value.extra["changed"] is True
+    assert info.value.args[0] == "things[0] (thing 'a'): created it, then stopped"
+    assert server.requests == []
