@@ -357,6 +357,12 @@ def write_markdown(data, path):
     for row in data["throughput"]:
         md.append("| %s | %d | %d | %.1f | %.1f ms | %.1f ms |" % (row["workload"], row["requests"], row["errors"],
                                                                   row["rps"], row["p50_ms"], row["p99_ms"]))
+    startup = data.get("startup")
+    if startup:
+        md.append("")
+        md.append("Start-up, from `python -m posthog_emulator serve` on a fresh database to its \"listening\" line "
+                  "(migrations and the bootstrap included): median %s over %d runs, slowest %s."
+                  % (fmt_s(startup["median_s"]), startup["runs"], fmt_s(startup["max_s"])))
     md.append("")
     md.append("![median time per step and way](results.png)")
     md.append("")

@@ -14,7 +14,8 @@ Starts its own emulator on a free loopback port, then:
 2. Inventory of 2,000 organizations (seeded in bulk, untimed): `ansible-inventory --list` with
    posthog.admin.organizations (a), a uri + add_host play (b, BENCH_URI_INVENTORY_RUNS times,
    default 1: it is the slow one), and the floor paging with requests (c).
-3. The emulator's throughput: 8 client threads, BENCH_THROUGHPUT_SECONDS (default 10) per workload.
+3. The emulator's throughput: 8 client threads, BENCH_THROUGHPUT_SECONDS (default 10) per workload;
+   then its start-up time on a fresh database (BENCH_RUNS runs).
 
 Per step and way: median wall time, the requests the emulator logged, the ratio to the floor.
 Raw data: bench/.state/raw.json; report: bench/results.md and bench/results.png (bench/report.py,
@@ -24,6 +25,7 @@ import json
 import os
 import platform
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -299,6 +301,31 @@ def throughput_phase(emu):
         return json.load(handle)
 
 
+def startup_phase(runs):
+    """The emulator's start-up: a fresh database each time, from the command to its "listening" line.
+    (A timing, so it lives here rather than as a limit in the test suite.)"""
+    say("emulator start-up: %d runs" % runs)
+    seconds = []
+    for run in range(runs):
+        db = os.path.join(STATE, "startup-%d.sqlite3" % run)
+        if os.path.exists(db):
+            os.remove(db)
+        started = time.perf_counter()
+        process = subprocess.Popen([PYTHON, "-m", "posthog_emulator", "serve", "--host", "127.0.0.1", "--port", "0",
+                                    "--db", db, "--api-key", "phx_" + "b" * 40, "--quiet"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            line = process.stdout.readline()
+            seconds.append(time.perf_counter() - started)
+            if "listening on" not in line:
+                sys.exit("bench: the emulator did not start: %r" % line)
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+            process.stdout.close()
+    return {"runs": runs, "median_s": statistics.median(seconds), "max_s": max(seconds)}
+
+
 def environment():
     try:
         import ansible.release
@@ -340,6 +367,7 @@ def main():
         data["scenario"] = scenario_phase(emu, sc)
         data["inventory"] = inventory_phase(emu)
         data["throughput"] = throughput_phase(emu)
+        data["startup"] = startup_phase(RUNS)
     finally:
         emu.stop()
     env["load_after"] = loadavg()

@@ -6,20 +6,17 @@ import re
 import signal
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 
 import pytest
 
 API_KEY = "phx_" + "s" * 40
-STARTUP_BUDGET_SECONDS = 3.0
 
 
 @pytest.fixture
 def server(tmp_path):
     db_path = tmp_path / "emulator.sqlite3"
-    started = time.monotonic()
     process = subprocess.Popen(
         [sys.executable, "-m", "posthog_emulator", "serve", "--host", "127.0.0.1", "--port", "0",
          "--db", str(db_path), "--api-key", API_KEY, "--quiet"],
@@ -30,10 +27,9 @@ def server(tmp_path):
     )  # fmt: skip
     try:
         line = process.stdout.readline()
-        elapsed = time.monotonic() - started
         match = re.fullmatch(r"posthog-emulator listening on (http://127\.0\.0\.1:\d+) \(profile spec\)\n", line)
         assert match, (line, process.stderr.read() if process.poll() is not None else "")
-        yield match.group(1), elapsed, process, db_path
+        yield match.group(1), process, db_path
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
@@ -55,9 +51,10 @@ def call(url, method="GET", key=API_KEY, body=None):
         return error.code, json.loads(error.read())
 
 
-def test_serve_starts_quickly_answers_and_stops_on_sigterm(server):
-    base, elapsed, process, db_path = server
-    assert elapsed < STARTUP_BUDGET_SECONDS, f"startup took {elapsed:.2f}s"
+def test_serve_starts_answers_and_stops_on_sigterm(server):
+    # How fast it starts is measured by `make bench` (bench/run.py), not limited here: a timing
+    # limit fails on a busy shared machine without anything being wrong.
+    base, process, db_path = server
 
     status, body = call(f"{base}/api/organizations/")
     assert status == 200 and body["count"] == 1 and body["results"][0]["name"] == "Emulator Org"
@@ -78,7 +75,7 @@ def test_serve_starts_quickly_answers_and_stops_on_sigterm(server):
 
 
 def test_database_survives_restart(server, tmp_path):
-    base, _, process, db_path = server
+    base, process, db_path = server
     call(f"{base}/api/organizations/", method="POST", body={"name": "Persistent"})
     process.send_signal(signal.SIGTERM)
     process.wait(timeout=10)
