@@ -147,11 +147,10 @@ class Domain(Resource):
         self.sleep = sleep
         self.sample = None  # a domain PostHog sent in the last look-up: shows which fields it has
 
-    def list_matches(self):
-        key = self.params.get("domain")
-        found = list(self.client.paginate(self.collection_path, context="looking up %s" % self.identity()))
+    def list_candidates(self):
+        found = list(super(Domain, self).list_candidates())
         self.sample = found[0] if found else None
-        return [obj for obj in found if obj.get("domain") == key]
+        return found
 
     # ------------------------------------------------------------ describing
     def shape(self, obj):

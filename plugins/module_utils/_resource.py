@@ -121,12 +121,16 @@ class Resource:
         return mask(obj, self.secret_paths) if obj else obj
 
     # --------------------------------------------------------------- finding
+    def list_candidates(self):
+        """The objects a look-up by natural key reads (narrowed by ``search_param`` where PostHog has one)."""
+        key = self.params.get(self.natural_key)
+        query = {self.search_param: key} if self.search_param else None
+        return self.client.paginate(self.collection_path, params=query, context="looking up %s" % self.identity())
+
     def list_matches(self):
         """Objects whose natural key equals the one the user gave."""
         key = self.params.get(self.natural_key)
-        query = {self.search_param: key} if self.search_param else None
-        found = self.client.paginate(self.collection_path, params=query, context="looking up %s" % self.identity())
-        return [obj for obj in found if obj.get(self.natural_key) == key]
+        return [obj for obj in self.list_candidates() if obj.get(self.natural_key) == key]
 
     def find(self):
         """The current object or None; fails when the name matches more than one."""
