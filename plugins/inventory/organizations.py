@@ -81,10 +81,8 @@ from ansible_collections.posthog.admin.plugins.module_utils._client import (
     HAS_REQUESTS,
     PostHogError,
 )
-from ansible_collections.posthog.admin.plugins.module_utils._module import (
-    client_from_params,
-    level_name,
-)
+from ansible_collections.posthog.admin.plugins.module_utils._module import client_from_params
+from ansible_collections.posthog.admin.plugins.module_utils._people import level_name
 
 try:
     from ansible.template import trust_as_template

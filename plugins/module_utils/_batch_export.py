@@ -17,10 +17,20 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import copy
 import datetime
 import re
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
+from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._resource import (
+    SECRET_MASK,
+    UPDATE,
+    Failure,
+    Resource,
+    Step,
+    values_match,
+)
 
 # posthog/batch_exports/models.py and service.py (facts 5, "Destination types and config keys").
 # Every type also accepts exclude_events and include_events.
@@ -215,23 +225,6 @@ def current_query(obj):
     return schema.get("hogql_query") if isinstance(schema, dict) else None
 
 
-# ------------------------------------------------------------------------------- finding
-def find_batch_export(ph, collection_path, export_id=None, name=None):
-    """The export with ``export_id`` (one GET), or the one named ``name`` (one paged list); None if absent.
-
-    Fails the task when ``name`` matches more than one export.
-    """
-    if export_id:
-        return ph.client.get_or_none("%s%s/" % (collection_path, export_id),
-                                     context="reading batch export %s" % export_id)
-    matches = [e for e in ph.client.paginate(collection_path, context="looking up batch export %r" % name)
-               if e.get("name") == name]
-    if len(matches) > 1:
-        ph.fail("batch export %r is ambiguous: %d exports have that name (ids %s); set id to pick one"
-                % (name, len(matches), ", ".join(str(m.get("id")) for m in matches)))
-    return matches[0] if matches else None
-
-
 # ------------------------------------------------------------------ ambiguous POST failures
 def pause_recover(client, detail_path, want_paused, context=None):
     """A ``recover`` for a pause/unpause POST whose answer was lost (5xx, dropped connection).
@@ -281,3 +274,297 @@ def backfill_recover(client, backfills_path, start_at, end_at, before, context=N
                 return backfill
         return None
     return recover
+
+
+# ------------------------------------------------------------------------------ the resource
+ITEM_OPTIONS = ("state", "id", "name", "model", "interval", "destination", "update_secrets", "start_at", "end_at",
+                "hogql_query", "project_id")
+
+ARGUMENT_SPEC = dict(
+    state=dict(type="str", default="present", choices=["present", "paused", "absent"]),
+    id=dict(type="str"),
+    name=dict(type="str"),
+    model=dict(type="str", choices=MODELS),
+    interval=dict(type="str", choices=INTERVALS),
+    destination=destination_argument_spec(),
+    update_secrets=dict(type="str", default="on_create", choices=["on_create", "always"], no_log=False),
+    start_at=dict(type="str"),
+    end_at=dict(type="str"),
+    hogql_query=dict(type="str"),
+    project_id=dict(type="str"),
+)
+
+BACKFILL_ARGUMENT_SPEC = dict(
+    id=dict(type="str"),
+    name=dict(type="str"),
+    start_at=dict(type="str", required=True),
+    end_at=dict(type="str", required=True),
+)
+
+INFO_ARGUMENT_SPEC = dict(id=dict(type="str"), name=dict(type="str"), paused=dict(type="bool"))
+
+
+def window_problems(params):
+    """Problems with ``start_at``/``end_at``: ISO-8601 with a timezone, start before end."""
+    problems = [problem for problem in (check_timestamp(option, params.get(option))
+                                        for option in ("start_at", "end_at")) if problem]
+    if not problems and params.get("start_at") and params.get("end_at") and \
+            parse_timestamp(params["start_at"])[0] >= parse_timestamp(params["end_at"])[0]:
+        problems.append("start_at (%s) must be before end_at (%s)" % (params["start_at"], params["end_at"]))
+    return problems
+
+
+class Pause(Step):
+    """Pause or resume the export (``state=paused`` / ``present``)."""
+
+    def describe(self, plan):
+        return "paused" if plan == "pause" else "resumed"
+
+    def plan(self, resource, result):
+        if bool(result.obj.get("paused")) == resource.want_paused:
+            return None
+        return "pause" if resource.want_paused else "unpause"
+
+    def predict(self, resource, result, plan):
+        return dict(result.obj, paused=resource.want_paused)
+
+    def apply(self, resource, result, plan):
+        current = result.obj
+        detail = resource.detail_path(current["id"])
+        answer = resource.client.post(
+            "%s%s/" % (detail, plan), {},
+            context="%s %s" % ("pausing" if plan == "pause" else "resuming", resource.identity()),
+            recover=pause_recover(resource.client, detail, plan == "pause", context="reading %s" % resource.identity()))
+        if isinstance(answer, dict) and answer.get("id"):
+            return answer  # the spec's answer: the record
+        # PostHog answers {"paused": ...}: read the export once to return it.
+        return resource.client.get(detail, context="reading %s" % resource.identity())
+
+
+PAUSE = Pause()
+
+
+class BatchExport(Resource):
+    """A batch export of an organization, found by id or name. Destination secrets are write-only:
+    PostHog never returns them, so they are sent on create (or every run with update_secrets=always)."""
+
+    kind = "batch export"
+    return_key = "batch_export"
+    list_option = "batch_exports"
+    item_options = ITEM_OPTIONS
+    named_by = "name or id"
+    fields = ("model", "interval", "start_at", "end_at", "hogql_query")
+    secret_paths = tuple("destination.config.%s" % key for key in sorted(all_secret_keys()))
+    steps = (UPDATE, PAUSE)
+
+    def __init__(self, task, params, listing=None):
+        super(BatchExport, self).__init__(task, params, listing)
+        destination = params.get("destination")
+        self.dest_type = destination["type"] if destination else None
+        self.config = dict((k, normalize_config_value(k, v)) for k, v in given_config(destination).items())
+        self.public, self.secret = split_config(self.dest_type, self.config) if self.dest_type else ({}, {})
+        self.sent_secrets = False  # whether this run sends the secrets (then the diff shows them, masked)
+
+    @property
+    def want_paused(self):
+        return self.params.get("state") == "paused"
+
+    def collection_path(self):
+        return self.task.org_path("batch_exports")
+
+    def validate(self):
+        params = self.params
+        problems = []
+        if params.get("name") is not None and not params["name"].strip():
+            problems.append("name must not be blank")
+        if self.dest_type:
+            problem = check_config_keys(self.dest_type, self.config)
+            if problem:
+                problems.append(problem)
+        problems.extend(window_problems(params))
+        project_id = params.get("project_id")
+        if project_id is not None and not str(project_id).strip().isdigit():
+            problems.append("project_id must be a project's numeric id, got %r" % project_id)
+        return problems
+
+    # ------------------------------------------------------------- comparing
+    def desired(self):
+        desired = super(BatchExport, self).desired()
+        if self.params.get("id") and self.params.get("name") is not None:
+            desired["name"] = self.params["name"]
+        if self.dest_type:
+            desired["destination"] = {"type": self.dest_type, "config": dict(self.config)}
+        return desired
+
+    def read(self, obj, field):
+        if field == "hogql_query":
+            return current_query(obj or {})
+        return super(BatchExport, self).read(obj, field)
+
+    def equal(self, field, wanted, current):
+        if field in ("start_at", "end_at"):
+            return same_instant(wanted, current)
+        if field == "hogql_query":
+            return normalize_query(wanted) == normalize_query(current)
+        if field == "destination":
+            return self.destination_change(current or {}) is None
+        return super(BatchExport, self).equal(field, wanted, current)
+
+    def destination_change(self, now):
+        """The ``destination`` to PATCH onto the server's destination ``now``, or None when it has it."""
+        if now.get("type") != self.dest_type:
+            return {"type": self.dest_type, "config": dict(self.config)}
+        stored = now.get("config") or {}
+        config = dict((k, v) for k, v in self.public.items() if not values_match(v, stored.get(k)))
+        if self.params.get("update_secrets") == "always":
+            config.update(self.secret)
+        return {"type": self.dest_type, "config": config} if config else None
+
+    def view(self, obj, desired):
+        if obj is None:
+            return {}
+        view = super(BatchExport, self).view(obj, dict((k, v) for k, v in desired.items() if k != "destination"))
+        if self.dest_type:
+            destination = obj.get("destination") or {}
+            config = destination.get("config") or {}
+            shown = dict((k, config.get(k)) for k in self.public)
+            # Secrets are never read back: they appear (masked) only where they are being sent.
+            shown.update(dict((k, SECRET_MASK) for k in self.secret if k in config or self.sent_secrets))
+            view["destination"] = {"type": destination.get("type"), "config": shown}
+        view["paused"] = bool(obj.get("paused"))
+        return view
+
+    # --------------------------------------------------------------- writing
+    def missing(self):
+        if self.params.get("id"):
+            return "%s not found in the organization; omit id to create a new one" % self.identity()
+        absent = [o for o in ("interval", "destination") if not self.params.get(o)]
+        if absent:
+            return "%s does not exist; to create it, give %s" % (self.identity(), " and ".join(absent))
+        required = missing_required(self.dest_type, self.config)
+        if required:
+            return ("%s does not exist; to create it, destination.config needs %s (required for type %s)"
+                    % (self.identity(), ", ".join(required), self.dest_type))
+        return None
+
+    def create_payload(self, desired):
+        payload = dict(desired)
+        payload["name"] = self.params["name"]
+        payload["destination"] = {"type": self.dest_type, "config": dict(self.config)}
+        self.sent_secrets = bool(self.secret)
+        if self.want_paused:
+            payload["paused"] = True
+        return payload
+
+    def create(self, payload):
+        project_id = self.params.get("project_id")
+        path = "/api/projects/%s/batch_exports/" % project_id if project_id else self.collection_path()
+        return self.client.post(path, payload, context="creating %s" % self.identity(), recover=self._recover_created)
+
+    def update_payload(self, current, changes):
+        payload = dict(changes)
+        if "destination" in changes:
+            now = current.get("destination") or {}
+            if now.get("type") != self.dest_type:
+                missing = missing_required(self.dest_type, self.config)
+                if missing:
+                    raise Failure("%s: changing the destination type from %s to %s replaces its config; give every "
+                                  "required key of type %s (missing: %s)" % (
+                                      self.identity(), now.get("type"), self.dest_type, self.dest_type,
+                                      ", ".join(missing)))
+            payload["destination"] = self.destination_change(now)
+            self.sent_secrets = any(k in payload["destination"]["config"] for k in self.secret)
+        return payload
+
+    def predict_update(self, current, changes):
+        after = copy.deepcopy(current)
+        for field, value in self.update_payload(current, changes).items():
+            if field == "destination":
+                now = after.get("destination") or {}
+                config = dict(now.get("config") or {}) if now.get("type") == value["type"] else {}
+                config.update(value["config"])
+                after["destination"] = {"type": value["type"], "config": config}
+            elif field == "hogql_query":
+                after["hogql_query"] = value
+                after["schema"] = dict(after.get("schema") or {}, hogql_query=value)
+            else:
+                after[field] = value
+        return after
+
+
+class Backfill(Step):
+    """Request a backfill of the export over ``start_at``..``end_at`` (an action: always done)."""
+
+    action = "backfill requested"
+
+    def plan(self, resource, result):
+        return dict(start_at=resource.params["start_at"], end_at=resource.params["end_at"])
+
+    def predict(self, resource, result, plan):
+        result.extra["backfill"] = dict(batch_export_id=result.obj["id"], backfill_id=None, **plan)
+        return result.obj
+
+    def apply(self, resource, result, plan):
+        export = result.obj
+        answer = request_backfill(resource, export, plan)
+        result.extra["backfill"] = dict(batch_export_id=export["id"], backfill_id=None, **plan)
+        if isinstance(answer, dict):
+            result.extra["backfill"]["backfill_id"] = answer.get("backfill_id")
+            if answer.get("id") == export["id"]:
+                return answer
+        return export
+
+
+class BatchExportBackfill(BatchExport):
+    """batch_export_backfill: the export found as batch_export finds it; the one step is the backfill."""
+
+    list_option = None
+    fields = ()
+    secret_paths = ()
+    steps = (Backfill(),)
+
+    def validate(self):
+        return window_problems(self.params)
+
+    def desired(self):
+        return {}
+
+    def view(self, obj, desired):
+        return {}
+
+    def missing(self):
+        return "%s not found in the organization" % self.identity()
+
+
+def request_backfill(resource, export, body):
+    """POST the backfill through the export's project; PostHog's answer."""
+    client = resource.client
+    if export.get("team_id") is not None:
+        base = "/api/projects/%s/batch_exports/%s/" % (export["team_id"], export["id"])
+    else:
+        base = resource.detail_path(export["id"])
+    context = "requesting a backfill of batch export %r" % export.get("name")
+    recover = None
+    if export.get("team_id") is not None:
+        # A backfill is not idempotent: note the newest ones first, so that a lost answer can be
+        # recognised (the backfill is there now) instead of failing or requesting it twice.
+        backfills = base + "backfills/"
+        before = backfill_ids(client, backfills, context="reading the backfills of batch export %r" % export.get("name"))
+        if before is not None:
+            recover = backfill_recover(client, backfills, body["start_at"], body["end_at"], before,
+                                       context="looking for the backfill just requested")
+    try:
+        return client.post(base + "backfill/", body, context=context, recover=recover)
+    except PostHogError as exc:
+        if exc.status != 404:
+            raise
+    return client.post(base + "backfills/", body, context=context, recover=recover)
+
+
+def read_batch_exports(task, params):
+    """batch_export_info: the organization's exports (or one by id or name), optionally by paused."""
+    exports = list_or_get(task, task.org_path("batch_exports"), params.get("id"), what="batch export",
+                          filters=dict(name=params.get("name")))
+    if params.get("paused") is not None:
+        exports = [e for e in exports if bool(e.get("paused")) == params["paused"]]
+    return dict(batch_exports=exports)

@@ -77,6 +77,7 @@ class PostHogError(Exception):
         self.detail = detail
         self.attr = attr
         self.body = body
+        self.hint = ""
 
     def to_dict(self):
         """The fields a module returns as ``error``."""
@@ -87,6 +88,38 @@ class PostHogError(Exception):
     def missing_scope(self):
         match = _SCOPE.search(self.detail or "")
         return match.group(1) if match else None
+
+    @property
+    def refuses_api_keys(self):
+        """Whether PostHog refused the call because personal API keys may not make it (an action
+        without a scope mapping: "This action does not support Personal API Key access")."""
+        return self.status == 403 and "personal api key access" in (self.detail or "").lower()
+
+    def reword(self, message):
+        """Replace the message (keeping the request and PostHog's fields); returns self."""
+        self.message = message
+        self.args = (message,)
+        return self
+
+    def prefix(self, context):
+        """Put ``context`` ("inviting a@b.c") before the message, once; returns self."""
+        if context and not self.message.startswith(context):
+            self.reword("%s: %s" % (context, self.message))
+        return self
+
+    def replace_hint(self, advice):
+        """Swap the client's generic advice for ``advice`` that knows better (a rule PostHog named)."""
+        hint = getattr(self, "hint", "")
+        if advice and hint and self.message.endswith(hint):
+            self.reword(self.message[:-len(hint)].rstrip())
+        return self.append(advice)
+
+    def append(self, sentence):
+        """Add a sentence after the message; returns self."""
+        if sentence and sentence not in self.message:
+            message = self.message.rstrip()
+            self.reword("%s%s%s" % (message, "" if message.endswith(".") else ".", " " + sentence))
+        return self
 
     def __str__(self):
         return self.message
@@ -106,7 +139,7 @@ def _hint(status, detail, code):
             also = "" if needed == wider else " (or '%s', which includes it)" % wider
             return ("Give the personal API key the scope '%s'%s in PostHog under Settings > Personal "
                     "API keys." % (needed, also))
-        if "Personal API Key access" in detail or "personal API key access" in detail:
+        if "personal api key access" in detail.lower():
             return ("PostHog does not let personal API keys call this action; it can only be done "
                     "in the PostHog web app by a logged-in user.")
         if "plugin access level" in detail:
@@ -263,8 +296,10 @@ class PostHogClient:
         hint = _hint(response.status_code, detail, code)
         if hint:
             message += (" " if message.endswith(".") else ". ") + hint
-        return PostHogError(message, method=method, path=path, status=response.status_code,
-                            type=etype, code=code, detail=detail, attr=attr, body=body)
+        error = PostHogError(message, method=method, path=path, status=response.status_code,
+                             type=etype, code=code, detail=detail, attr=attr, body=body)
+        error.hint = hint
+        return error
 
     def _tls_message(self, method, path, exc):
         """A TLS failure, explained: which host, why, and which option fixes it."""

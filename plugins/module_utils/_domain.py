@@ -27,7 +27,8 @@ import re
 import time
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Resource
+from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step
 
 DOMAIN_RE = re.compile(r"^([a-z0-9]+(-[a-z0-9]+)*\.)+[a-z]{2,}$")
 DOMAIN_MAX_LENGTH = 128
@@ -110,11 +111,6 @@ def with_verification(obj):
     return shaped
 
 
-def is_api_key_refusal(error):
-    """Whether PostHog refused the call because personal API keys may not make it."""
-    return error.status == 403 and "personal api key access" in (error.detail or "").lower()
-
-
 def wait_for_verification(attempt, timeout, interval, clock=time.monotonic, sleep=time.sleep):
     """Call ``attempt()`` (one verify request, returning the domain) until the domain is verified or
     ``timeout`` seconds have passed; sleep ``interval`` seconds between attempts.
@@ -133,60 +129,130 @@ def wait_for_verification(attempt, timeout, interval, clock=time.monotonic, slee
         sleep(interval)
 
 
+ITEM_OPTIONS = ("state", "domain", "id", "jit_provisioning_enabled", "sso_enforcement", "saml_entity_id",
+                "saml_acs_url", "saml_x509_cert")
+
+ARGUMENT_SPEC = dict(
+    state=dict(type="str", default="present", choices=["present", "verified", "absent"]),
+    domain=dict(type="str"),
+    id=dict(type="str"),
+    jit_provisioning_enabled=dict(type="bool"),
+    sso_enforcement=dict(type="str"),
+    saml_entity_id=dict(type="str"),
+    saml_acs_url=dict(type="str"),
+    saml_x509_cert=dict(type="str"),
+    verify_timeout=dict(type="int", default=60),
+    verify_interval=dict(type="int", default=5),
+)
+
+INFO_ARGUMENT_SPEC = dict(domain=dict(type="str"), id=dict(type="str"))
+
+
+class Verify(Step):
+    """Verify the domain (``state=verified``): ask PostHog to look the TXT record up, within
+    ``verify_timeout``; fail with the record to publish when it is not found."""
+
+    action = "verified"
+
+    def plan(self, resource, result):
+        return not result.obj.get("is_verified")
+
+    def predict(self, resource, result, plan):
+        return dict(result.obj, is_verified=True)
+
+    def apply(self, resource, result, plan):
+        return resource.verify(result.obj, created="created" in result.actions)
+
+
+VERIFY = Verify()
+
+
 class Domain(Resource):
-    """A domain of an organization; ``state`` is ``present``, ``verified`` or ``absent``.
+    """A domain of an organization; ``state`` is ``present``, ``verified`` or ``absent``."""
 
-    ``ph.params["domain"]`` must already be normalised (see :func:`normalise_domain`).
-    """
+    kind = "domain"
+    return_key = "domain"
+    list_option = "domains"
+    item_options = ITEM_OPTIONS
+    lookups = ("id", "domain")
+    named_by = "domain or id"
+    fields = SETTINGS
+    frozen = ("domain",)
+    clock = staticmethod(time.monotonic)
+    sleep = staticmethod(time.sleep)
 
-    def __init__(self, ph, clock=time.monotonic, sleep=time.sleep):
-        fields = SETTINGS + (("domain",) if ph.params.get("id") else ())
-        super(Domain, self).__init__(ph, "domain", "domain", ph.org_path("domains"), fields,
-                                     natural_key="domain", create_only=("domain",))
-        self.clock = clock
-        self.sleep = sleep
-        self.sample = None  # a domain PostHog sent in the last look-up: shows which fields it has
+    @property
+    def verifying(self):
+        return self.params.get("state") == "verified"
 
-    def list_candidates(self):
-        found = list(super(Domain, self).list_candidates())
-        self.sample = found[0] if found else None
-        return found
+    @property
+    def steps(self):
+        return (VERIFY, UPDATE) if self.verifying else (UPDATE,)
+
+    @property
+    def update_after_create(self):
+        return self.verifying  # SSO settings go in once the new domain is verified
 
     # ------------------------------------------------------------ describing
+    def collection_path(self):
+        return self.task.org_path("domains")
+
+    def identity(self):
+        if self.params.get("domain") is not None:
+            return "domain %r" % self.params["domain"]
+        return super(Domain, self).identity()
+
+    @staticmethod
+    def validate_task(params):
+        problems = []
+        if params["verify_timeout"] < 0:
+            problems.append("verify_timeout must be 0 or more seconds")
+        if params["verify_interval"] < 1:
+            problems.append("verify_interval must be at least 1 second")
+        return problems
+
+    def validate(self):
+        """Normalises ``domain`` in place; the problems PostHog would refuse."""
+        params = self.params
+        problems = []
+        if params.get("domain") is not None:
+            params["domain"] = normalise_domain(params["domain"])
+            problem = domain_problem(params["domain"])
+            if problem:
+                problems.append(problem)
+        problems.extend(settings_problems(params))
+        sso = params.get("sso_enforcement")
+        if sso and sso not in SSO_PROVIDERS:
+            self.task.warn("sso_enforcement %r is not a login method PostHog knows (%s); PostHog stores it, but "
+                           "enforcement would not match any provider" % (sso, ", ".join(SSO_PROVIDERS)))
+        return problems
+
+    def desired(self):
+        desired = super(Domain, self).desired()
+        if self.params.get("id") and self.params.get("domain") is not None:
+            desired["domain"] = self.params["domain"]
+        return desired
+
     def shape(self, obj):
         return with_verification(obj)
 
-    def managed_view(self, obj, desired):
-        view = super(Domain, self).managed_view(obj, desired)
-        if obj is not None and self.params.get("state") == "verified":
+    def view(self, obj, desired):
+        view = super(Domain, self).view(obj, desired)
+        if obj is not None and self.verifying:
             view["is_verified"] = bool(obj.get("is_verified"))
         return view
 
-    def create_payload(self, desired):
-        """``domain`` and the SAML fields: PostHog stores those on create and ignores the SSO ones."""
-        payload = dict((k, v) for k, v in desired.items() if k in SAML_SETTINGS)
-        payload["domain"] = self.params["domain"]
-        return payload
-
-    def planned(self, payload):
-        """What a create would answer, for check mode (no id or challenge yet)."""
-        obj = dict(NEW_DOMAIN_DEFAULTS, id=None, is_verified=False, verified_at=None, verification_challenge=None)
-        obj.update(payload)
-        obj["has_saml"] = all(obj.get(k) for k in SAML_SETTINGS)
-        return obj
-
-    def _create(self, desired):
-        result = super(Domain, self)._create(desired)
-        if self.ph.check_mode:  # the whole object as PostHog would answer, not just the payload
-            result[self.return_key] = self.shape(self.planned(self.create_payload(desired)))
-        return result
-
     # -------------------------------------------------------------- checking
-    def pending_sso(self, current):
-        """The SSO settings the user asks for that ``current`` (None: a new domain) does not have."""
-        base = current if current is not None else NEW_DOMAIN_DEFAULTS
-        desired = dict((k, v) for k, v in self.desired().items() if k in SSO_SETTINGS)
-        return sorted(self.changes(base, desired))
+    def guard(self, current):
+        if self.params.get("state") == "absent":
+            return
+        self.check_saml_supported(current)
+        if not self.verifying and (current is None or not current.get("is_verified")):
+            base = current if current is not None else NEW_DOMAIN_DEFAULTS
+            wanted = dict((k, v) for k, v in self.desired().items() if k in SSO_SETTINGS)
+            pending = sorted(self.changes(base, wanted))
+            if pending:
+                self.fail_unverified_sso(current, pending)
 
     def fail_unverified_sso(self, current, pending):
         if current is None:
@@ -196,38 +262,45 @@ class Domain(Resource):
             record = verification_record(current)
             how = ("publish the DNS TXT record %s with the value %s, then run with state=verified (which "
                    "verifies the domain and then applies these settings)" % (record["name"], record["value"]))
-        self.ph.fail("%s: %s can only be set once the domain is verified (PostHog refuses them until then); %s"
-                     % (self.identity(), ", ".join(pending), how),
-                     domain=self.shape(current) if current else {})
+        raise Failure("%s: %s can only be set once the domain is verified (PostHog refuses them until then); %s"
+                      % (self.identity(), ", ".join(pending), how),
+                      domain=self.shape(current) if current else {})
 
     def check_saml_supported(self, current):
         """Fail before any write when this PostHog has no SAML fields on its domains (judged from
         ``current``, or another domain of the organization when ``current`` is None)."""
-        missing = unsupported_saml(current if current is not None else self.sample, self.desired())
+        missing = unsupported_saml(current if current is not None else (self.seen[0] if self.seen else None),
+                                   self.desired())
         if missing:
             extra = dict(domain=self.shape(current)) if current is not None else {}
-            self.ph.fail("%s: this PostHog has no SAML settings on its domains (its domain API has no %s): %s. "
-                         "Remove %s from the task and configure SAML there; %s."
-                         % (self.identity(), ", ".join(missing), SAML_MOVED, ", ".join(missing),
-                            "the domain was left as it was" if current is not None else "it was not created"),
-                         **extra)
+            raise Failure("%s: this PostHog has no SAML settings on its domains (its domain API has no %s): %s. "
+                          "Remove %s from the task and configure SAML there; %s."
+                          % (self.identity(), ", ".join(missing), SAML_MOVED, ", ".join(missing),
+                             "the domain was left as it was" if current is not None else "it was not created"),
+                          **extra)
 
-    def create(self, payload):
-        """Create the domain; fail, naming what was created, when PostHog dropped its SAML fields."""
-        obj = super(Domain, self).create(payload)
-        missing = unsupported_saml(obj, payload)
-        if missing:
-            self.ph.fail("Created %s, but without its SAML settings: this PostHog has no SAML settings on its "
-                         "domains (its domain API has no %s): %s. Remove %s from the task and configure SAML "
-                         "there." % (self.identity(), ", ".join(missing), SAML_MOVED, ", ".join(missing)),
-                         domain=self.shape(obj), changed=True)
+    # --------------------------------------------------------------- writing
+    def create_payload(self, desired):
+        """``domain`` and the SAML fields: PostHog stores those on create and ignores the SSO ones."""
+        payload = dict((k, v) for k, v in desired.items() if k in SAML_SETTINGS)
+        payload["domain"] = self.params["domain"]
+        return payload
+
+    def predict_create(self, payload):
+        """What a create would answer, for check mode (no id or challenge yet)."""
+        obj = dict(NEW_DOMAIN_DEFAULTS, id=None, is_verified=False, verified_at=None, verification_challenge=None)
+        obj.update(payload)
+        obj["has_saml"] = all(obj.get(k) for k in SAML_SETTINGS)
         return obj
 
-    def check_frozen(self, changes):
-        frozen = sorted(set(changes) & self.create_only)
-        if frozen:
-            self.ph.fail("%s: %s cannot be changed after creation (PostHog keeps the first value); "
-                         "delete and recreate the object to change it" % (self.identity(), ", ".join(frozen)))
+    def after_create(self, obj, payload):
+        """Fail, naming what was created, when PostHog dropped the SAML fields of the create."""
+        missing = unsupported_saml(obj, payload)
+        if missing:
+            raise Failure("Created %s, but without its SAML settings: this PostHog has no SAML settings on its "
+                          "domains (its domain API has no %s): %s. Remove %s from the task and configure SAML "
+                          "there." % (self.identity(), ", ".join(missing), SAML_MOVED, ", ".join(missing)))
+        return obj
 
     # ------------------------------------------------------------- verifying
     def recover_verified(self, current):
@@ -247,9 +320,9 @@ class Domain(Resource):
         except PostHogError as exc:
             if exc.code == "already_verified":  # verified meanwhile (in the web app, or a parallel run)
                 return self.client.get(self.detail_path(current["id"]), context="reading %s" % self.identity())
-            if is_api_key_refusal(exc):
+            if exc.refuses_api_keys:
                 record = verification_record(current)
-                exc.message = (
+                exc.reword(
                     "%s%s is not verified, and PostHog does not let a personal API key verify a domain (%s: "
                     "%s). Only a logged-in admin can, in the PostHog web app (%s, Verify). Publish the DNS TXT "
                     "record %s with the value %s, have an admin press Verify, then run this task again: once "
@@ -257,8 +330,7 @@ class Domain(Resource):
                     % ("Created %s; it " % self.identity() if created else "", self.identity(),
                        "POST %s answered HTTP 403" % exc.path, exc.detail, WEB_APP_PLACE,
                        record["name"], record["value"]))
-                exc.args = (exc.message,)
-                self.ph.fail(exc, domain=self.shape(current), verification=record, changed=created)
+                raise Failure.of(exc, domain=self.shape(current), verification=record)
             raise
 
     def verify(self, current, created):
@@ -276,61 +348,17 @@ class Domain(Resource):
         else:
             why = "PostHog did not find the record after %d attempt%s in %.0f s" % (
                 attempts, "" if attempts == 1 else "s", seconds)
-        self.ph.fail(
+        raise Failure(
             "%s%s is not verified: %s. Publish the DNS TXT record %s with the value %s (with any DNS module), "
             "let it propagate, and run again with state=verified (raise verify_timeout to wait longer)."
             % ("Created %s; it " % self.identity() if created else "", self.identity(), why,
                record["name"], record["value"]),
-            domain=self.shape(obj), verification=record, changed=created)
-        return None
+            domain=self.shape(obj), verification=record)
 
-    # ---------------------------------------------------------------- states
-    def ensure_domain_present(self):
-        current = self.find()
-        self.check_saml_supported(current)
-        pending = self.pending_sso(current) if current is None or not current.get("is_verified") else []
-        if pending:
-            self.fail_unverified_sso(current, pending)
-        return self.ensure_present(current, found=True)
 
-    def ensure_verified(self):
-        current = self.find()
-        self.check_saml_supported(current)
-        desired = self.desired()
-        before = self.managed_view(current, desired) if current is not None else {}
-        changed = created = False
-        if current is None:
-            if self.params.get(self.id_option) is not None:
-                self.ph.fail("%s not found; omit %s to create a new one" % (self.identity(), self.id_option))
-            payload = self.create_payload(desired)
-            current = self.planned(payload) if self.ph.check_mode else self.create(payload)
-            changed = created = True
-        self.check_frozen(self.changes(current, desired))
-        if not current.get("is_verified"):
-            changed = True
-            if self.ph.check_mode:  # predicted: the verify call is what state=verified makes
-                current = dict(current, is_verified=True)
-            else:
-                current = self.verify(current, created)
-        changes = self.changes(current, desired)
-        if changes:
-            changed = True
-            if self.ph.check_mode:
-                current = dict(current, **changes)
-            else:
-                current = self.update(current, changes)
-        result = dict(changed=changed)
-        result[self.return_key] = self.shape(current)
-        if self.ph.diff_mode and changed:
-            result["diff"] = dict(before=before, after=self.managed_view(current, desired))
-        return result
-
-    def run(self):
-        state = self.params.get("state", "present")
-        if state == "absent":
-            result = self.ensure_absent()
-        elif state == "verified":
-            result = self.ensure_verified()
-        else:
-            result = self.ensure_domain_present()
-        self.ph.exit(**result)
+def read_domains(task, params):
+    """domain_info: the organization's domains (or one by id or name), each with its TXT record."""
+    name = normalise_domain(params.get("domain"))
+    domains = list_or_get(task, task.org_path("domains"), params.get("id"), what="domain",
+                          filters=dict(domain=name))
+    return dict(domains=[with_verification(d) for d in domains])

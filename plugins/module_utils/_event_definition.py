@@ -23,8 +23,8 @@ __metaclass__ = type
 import copy
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import UUID_RE
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Resource
+from ansible_collections.posthog.admin.plugins.module_utils._module import UUID_RE, list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Resource, Update
 
 EVENT_TYPES = ("event", "all", "action_event", "event_posthog", "event_custom")
 ORDERING_CHOICES = ("name", "-name", "last_seen_at", "-last_seen_at", "last_seen_at::date", "-last_seen_at::date")
@@ -127,37 +127,88 @@ def predict(current, changes, requester=None, now=None):
     return after
 
 
-class EventDefinition(Resource):
-    """An event definition: found by id or by exact name; never created by the module."""
+ITEM_OPTIONS = ("state", "name", "id", "description", "tags", "owner", "verified", "hidden")
 
-    def __init__(self, ph):
-        super(EventDefinition, self).__init__(
-            ph, "event definition", "event_definition",
-            "/api/projects/%s/event_definitions/" % ph.project_id, MANAGED,
-            natural_key="name", id_option="id", search_param="search")
-        self._members = {}
+ARGUMENT_SPEC = dict(
+    state=dict(type="str", default="present", choices=["present", "absent"]),
+    name=dict(type="str"),
+    id=dict(type="str"),
+    description=dict(type="str"),
+    tags=dict(type="list", elements="str"),
+    owner=dict(type="str"),
+    verified=dict(type="bool"),
+    hidden=dict(type="bool"),
+)
+
+INFO_ARGUMENT_SPEC = dict(
+    id=dict(type="str"),
+    name=dict(type="str"),
+    search=dict(type="str"),
+    event_type=dict(type="str", default="event", choices=list(EVENT_TYPES)),
+    exclude_hidden=dict(type="bool", default=False),
+    ordering=dict(type="list", elements="str", choices=list(ORDERING_CHOICES)),
+)
+
+
+class DocumentEvent(Update):
+    """The update of an event definition, saying so when PostHog accepted tags it did not store."""
+
+    def apply(self, resource, result, plan):
+        obj = super(DocumentEvent, self).apply(resource, result, plan)
+        if "tags" in plan and current_value(obj, "tags") != wanted_value("tags", plan["tags"]):
+            resource.task.warn(
+                "PostHog did not store the tags of %s: tags need the organization's 'tagging' feature (a paid "
+                "plan); without it PostHog silently ignores them, so this task will report a change every run."
+                % resource.identity())
+        return obj
+
+
+class EventDefinition(Resource):
+    """An event definition of a project: found by id or by exact name; never created (PostHog
+    creates them when it ingests events)."""
+
+    kind = "event definition"
+    return_key = "event_definition"
+    list_option = "event_definitions"
+    item_options = ITEM_OPTIONS
+    named_by = "name or id"
+    fields = MANAGED
+    steps = (DocumentEvent(),)
+
+    def collection_path(self):
+        return "/api/projects/%s/event_definitions/" % self.task.project_id
+
+    def identity(self):
+        option, value = self.lookup()
+        if option == "id":
+            return "event definition with id %s in project %s" % (value, self.task.project_id)
+        if option == "name":
+            return "event definition %r in project %s" % (value, self.task.project_id)
+        return super(EventDefinition, self).identity()
+
+    def label(self):
+        return super(EventDefinition, self).identity()  # the items of a list share the task's project
+
+    def validate(self):
+        if self.params.get("id") is not None:
+            self.params["id"] = self.params["id"].strip()
+        return validate_params(self.params)
+
+    def identities(self):
+        return [(k, v.lower() if k == "id" else v) for k, v in super(EventDefinition, self).identities()]
 
     # --------------------------------------------------------------- finding
-    def identity(self):
-        if self.params.get("id"):
-            return "event definition with id %s in project %s" % (self.params["id"], self.ph.project_id)
-        return "event definition %r in project %s" % (self.params.get("name"), self.ph.project_id)
-
-    def list_matches(self):
-        name = self.params.get("name")
+    def list_query(self, option=None):
         # event_type=event (PostHog's default): event definitions only; older PostHog versions add
         # actions to the list with event_type=all, and those cannot be managed here.
-        found = self.client.paginate(self.collection_path, params={"search": name, "event_type": "event"},
-                                     context="looking up %s" % self.identity())
-        return [obj for obj in found if obj.get("name") == name and not obj.get("is_action")]
+        if option == "name":
+            return {"search": self.params["name"], "event_type": "event"}
+        return {"event_type": "event"}
 
-    def find(self):
-        if self.params.get("id"):
-            return self.client.get_or_none(self.detail_path(self.params["id"].strip()),
-                                           context="reading %s" % self.identity())
-        return super(EventDefinition, self).find()
+    def manageable(self, obj):
+        return isinstance(obj, dict) and not obj.get("is_action")
 
-    def missing_message(self):
+    def missing(self):
         if self.params.get("id"):
             return ("%s not found: no event definition of that project has this id (was it deleted? "
                     "PostHog only creates event definitions when it ingests events)" % self.identity())
@@ -166,58 +217,31 @@ class EventDefinition(Resource):
                 "them. Send the event once (for example with a PostHog SDK), then run this task again."
                 % self.identity())
 
+    def guard(self, current):
+        """With both id and name, fail when the definition of that id has another name."""
+        name = self.params.get("name")
+        if current and self.params.get("id") and name is not None and current.get("name") != name:
+            why = ("refusing to delete it; fix the id or the name" if self.params.get("state") == "absent" else
+                   "PostHog cannot rename an event definition (the name is the event's name as ingested)")
+            raise Failure("%s is named %r, not %r: %s" % (self.identity(), current.get("name"), name, why))
+
     # ------------------------------------------------------------- comparing
-    def desired(self):
-        return dict((f, self.params[f]) for f in MANAGED if self.params.get(f) is not None)
+    def read(self, obj, field):
+        return current_value(obj or {}, field)
 
-    def differs(self, field, wanted, current_value):  # pylint: disable=redefined-outer-name
-        # ``current_value`` here is already in the compared form (see :func:`current_value`).
-        return wanted_value(field, wanted) != current_value
-
-    def changes(self, current, desired):
-        return dict((f, v) for f, v in desired.items() if self.differs(f, v, current_value(current, f)))
-
-    def managed_view(self, obj, desired):
-        view = dict(name=obj.get("name")) if obj else {}
-        if obj:
-            for field in desired:
-                view[field] = current_value(obj, field)
-        return view
-
-    # ----------------------------------------------------------------- owner
-    def organization_of_project(self):
-        project = self.client.get("/api/projects/%s/" % self.ph.project_id,
-                                  context="reading project %s to find its organization" % self.ph.project_id)
-        return project.get("organization") or project.get("organization_id")
-
-    def resolve_owner(self, email):
-        """The nested user of the member with this email address; fails when there is none."""
-        email = email.strip()
-        if email.lower() in self._members:
-            return self._members[email.lower()]
-        organization = self.organization_of_project()
-        path = "/api/organizations/%s/members/" % organization
-        context = "looking up owner %s among the members of organization %s" % (email, organization)
-        # PostHog filters members by exact email; when that misses (another case), read them all once.
-        for query in ({"email": email}, None):
-            try:
-                members = self.client.list_all(path, params=query, context=context)
-            except PostHogError as exc:
-                if exc.status == 404:
-                    raise PostHogError("%s: the members endpoint %s is not available on this server, so the owner "
-                                       "cannot be resolved by email (%s)" % (context, path, exc.message),
-                                       method=exc.method, path=exc.path, status=exc.status, type=exc.type,
-                                       code=exc.code, detail=exc.detail, attr=exc.attr)
-                raise
-            for member in members:
-                user = member.get("user") or {}
-                if (user.get("email") or "").lower() == email.lower():
-                    self._members[email.lower()] = user
-                    return user
-        self.ph.fail("owner %s is not a member of organization %s, which project %s belongs to; an event "
-                     "definition's owner must be a member (invite them first)" % (email, organization, self.ph.project_id))
+    def equal(self, field, wanted, current):
+        return wanted_value(field, wanted) == current
 
     # --------------------------------------------------------------- writing
+    def update_payload(self, current, changes):
+        return self.payload(changes)[0]
+
+    def predict_update(self, current, changes):
+        body, owner_user = self.payload(changes)
+        if "owner" in body:
+            body["owner"] = owner_user
+        return predict(current, body)
+
     def payload(self, changes):
         """API values for the changed options, and the owner's nested user (or None) for predictions."""
         body = dict(changes)
@@ -233,62 +257,57 @@ class EventDefinition(Resource):
                 body["owner"] = None
         return body, owner_user
 
-    def update(self, current, changes):
-        try:
-            return self.client.patch(self.detail_path(current["id"]), changes,
-                                     context="updating %s" % self.identity())
-        except PostHogError as exc:
-            if exc.status == 402:
-                raise PostHogError("updating %s: %s" % (self.identity(), MSG_PAYMENT_REQUIRED),
-                                   method=exc.method, path=exc.path, status=exc.status, type=exc.type,
-                                   code=exc.code, detail=exc.detail, attr=exc.attr)
-            raise
+    def explain(self, error):
+        if error.status == 402:
+            error.reword("updating %s: %s" % (self.identity(), MSG_PAYMENT_REQUIRED))
+        return error
 
-    def delete(self, current):
-        self.client.delete(self.detail_path(current["id"]), context="deleting %s" % self.identity())
+    # ----------------------------------------------------------------- owner
+    def resolve_owner(self, email):
+        """The nested user of the member with this email address; fails when there is none.
+        Members found are remembered for the other items of a list."""
+        members = self.task.cache.setdefault("event_definition_owners", {})
+        email = email.strip()
+        if email.lower() in members:
+            return members[email.lower()]
+        project = self.client.get("/api/projects/%s/" % self.task.project_id,
+                                  context="reading project %s to find its organization" % self.task.project_id)
+        organization = project.get("organization") or project.get("organization_id")
+        path = "/api/organizations/%s/members/" % organization
+        context = "looking up owner %s among the members of organization %s" % (email, organization)
+        # PostHog filters members by exact email; when that misses (another case), read them all once.
+        for query in ({"email": email}, None):
+            try:
+                found = self.client.list_all(path, params=query, context=context)
+            except PostHogError as exc:
+                if exc.status == 404:
+                    exc.reword("%s: the members endpoint %s is not available on this server, so the owner cannot "
+                               "be resolved by email (%s)" % (context, path, exc.message))
+                raise
+            for member in found:
+                user = member.get("user") or {}
+                if (user.get("email") or "").lower() == email.lower():
+                    members[email.lower()] = user
+                    return user
+        raise Failure("owner %s is not a member of organization %s, which project %s belongs to; an event "
+                      "definition's owner must be a member (invite them first)" % (email, organization,
+                                                                                   self.task.project_id))
 
-    # ---------------------------------------------------------------- states
-    def ensure_present(self, current=None, found=False):
-        if not found:
-            current = self.find()
-        if current is None:
-            self.ph.fail(self.missing_message())
-        self.check_name(current, "PostHog cannot rename an event definition (the name is the event's name as ingested)")
-        desired = self.desired()
-        changes = self.changes(current, desired)
-        result = dict(changed=bool(changes))
-        obj = current
-        if changes:
-            body, owner_user = self.payload(changes)
-            if self.ph.check_mode:
-                shown = dict(body)
-                if "owner" in body:
-                    shown["owner"] = owner_user
-                obj = predict(current, shown)
-            else:
-                obj = self.update(current, body)
-                self.warn_if_ignored(obj, desired)
-        result[self.return_key] = obj
-        if self.ph.diff_mode:
-            result["diff"] = dict(before=self.managed_view(current, desired), after=self.managed_view(obj, desired))
-        return result
 
-    def check_name(self, current, why):
-        """With both id and name, fail when the definition of that id has another name."""
-        name = self.params.get("name")
-        if current and self.params.get("id") and name is not None and current.get("name") != name:
-            self.ph.fail("%s is named %r, not %r: %s" % (self.identity(), current.get("name"), name, why))
-
-    def ensure_absent(self, current=None, found=False):
-        if not found:
-            current = self.find()
-        self.check_name(current, "refusing to delete it; fix the id or the name")
-        return super(EventDefinition, self).ensure_absent(current, found=True)
-
-    def warn_if_ignored(self, obj, desired):
-        """Say so when PostHog accepted the request but did not store what was asked."""
-        if "tags" in desired and current_value(obj, "tags") != wanted_value("tags", desired["tags"]):
-            self.ph.module.warn(
-                "PostHog did not store the tags of %s: tags need the organization's 'tagging' feature (a paid "
-                "plan); without it PostHog silently ignores them, so this task will report a change every run."
-                % self.identity())
+def read_event_definitions(task, params):
+    """event_definition_info: one definition by id, or a project's definitions (searched, filtered)."""
+    problems = validate_params(dict(id=params.get("id"), name=params.get("name")))
+    if problems:
+        raise Failure("; ".join(problems))
+    query = dict(event_type=params["event_type"])
+    search = " ".join(x for x in (params.get("search"), params.get("name")) if x)
+    if search:
+        query["search"] = search
+    if params.get("exclude_hidden"):
+        query["exclude_hidden"] = "true"
+    if params.get("ordering"):
+        query["ordering"] = list(params["ordering"])  # repeated, as PostHog reads it
+    path = "/api/projects/%s/event_definitions/" % task.project_id
+    definitions = list_or_get(task, path, params.get("id"), params=query, what="event definition",
+                              filters=dict(name=params.get("name")))
+    return dict(event_definitions=definitions)

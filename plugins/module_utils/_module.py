@@ -7,15 +7,17 @@
 
 """AnsibleModule glue shared by every posthog.admin module.
 
-The shared argument spec (with the environment variables PostHog's Terraform provider uses),
-turning PostHogError into fail_json, membership levels by name, and resolving the
-``organization`` option (UUID, slug, name or ``@current``) once per task.
+The shared argument spec (with the environment variables PostHog's Terraform provider uses), the
+:class:`Task` a resource runs in (client, check and diff mode, the ``organization`` resolved once
+per task, the project), and :func:`run_module` / :func:`run_info`: the whole ``main()`` of a
+module, and the only places that call ``exit_json`` and ``fail_json``.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import copy
 import re
 
 from ansible.module_utils.basic import AnsibleModule, env_fallback, missing_required_lib
@@ -30,23 +32,9 @@ from ansible_collections.posthog.admin.plugins.module_utils._client import (
     PostHogClient,
     PostHogError,
 )
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Listing, converge_many
 
 UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$")
-
-# PostHog's OrganizationMembership.Level (posthog/models/organization.py)
-LEVELS = {"member": 1, "admin": 8, "owner": 15}
-LEVEL_NAMES = dict((number, name) for name, number in LEVELS.items())
-
-
-def level_number(name):
-    return LEVELS[name]
-
-
-def level_name(number):
-    """'member', 'admin' or 'owner' for 1, 8 or 15; the number as text for anything else."""
-    if number is None:
-        return None
-    return LEVEL_NAMES.get(int(number), str(number))
 
 
 def connection_argument_spec():
@@ -62,16 +50,10 @@ def connection_argument_spec():
     )
 
 
-def organization_argument_spec():
-    return dict(
-        organization=dict(type="str", default="@current", fallback=(env_fallback, ["POSTHOG_ORGANIZATION_ID"])),
-    )
-
-
-def project_argument_spec():
-    return dict(
-        project_id=dict(type="str", default="@current", fallback=(env_fallback, ["POSTHOG_PROJECT_ID"])),
-    )
+SCOPE_OPTIONS = dict(
+    organization=dict(type="str", default="@current", fallback=(env_fallback, ["POSTHOG_ORGANIZATION_ID"])),
+    project_id=dict(type="str", default="@current", fallback=(env_fallback, ["POSTHOG_PROJECT_ID"])),
+)
 
 
 def client_from_params(params, on_retry=None):
@@ -105,51 +87,31 @@ def resolve_organization(client, value):
     if len(by_name) == 1:
         return by_name[0]["id"]
     if len(by_name) > 1:
-        raise PostHogError(
+        raise Failure(
             "organization %r is ambiguous: %d organizations have that name (%s); give its id or slug instead"
             % (value, len(by_name), ", ".join("%s (slug %s)" % (o["id"], o.get("slug")) for o in by_name)))
-    raise PostHogError(
+    raise Failure(
         "organization %r not found: none of the %d organizations this API key can see has that slug or name"
         % (value, len(organizations)))
 
 
-class PostHogModule:
-    """An AnsibleModule with a PostHog client and the shared options."""
+class Task:
+    """What a resource needs of the task running it: the client, check and diff mode, warnings,
+    the organization (resolved once) and the project, and a cache the items of a list share."""
 
-    def __init__(self, argument_spec=None, organization=False, project=False, **kwargs):
-        spec = connection_argument_spec()
-        if organization:
-            spec.update(organization_argument_spec())
-        if project:
-            spec.update(project_argument_spec())
-        spec.update(argument_spec or {})
-        self.module = AnsibleModule(argument_spec=spec, **kwargs)
-        self.params = self.module.params
-        self.check_mode = self.module.check_mode
-        self.diff_mode = self.module._diff
-        if not HAS_REQUESTS:
-            self.module.fail_json(msg=missing_required_lib("requests"), exception=REQUESTS_IMPORT_ERROR)
-        try:
-            self.client = client_from_params(self.params)
-        except PostHogError as exc:
-            self.fail(exc)
+    def __init__(self, client, params, check_mode=False, diff_mode=False):
+        self.client = client
+        self.params = params
+        self.check_mode = check_mode
+        self.diff_mode = diff_mode
+        self.warnings = []
+        self.cache = {}
         self._organization_id = None
 
-    # -------------------------------------------------------------- failures
-    def fail(self, error, **extra):
-        """Fail the task; a PostHogError also returns its fields as ``error``."""
-        if isinstance(error, PostHogError):
-            extra.setdefault("error", error.to_dict())
-            self.module.fail_json(msg=error.message, **extra)
-        self.module.fail_json(msg=str(error), **extra)
+    def warn(self, message):
+        if message not in self.warnings:
+            self.warnings.append(message)
 
-    def exit(self, **result):
-        if self.client is not None and self.client.retry_log:
-            for line in self.client.retry_log:
-                self.module.warn("Retried: %s" % line)
-        self.module.exit_json(**result)
-
-    # ---------------------------------------------------------- organization
     @property
     def organization_id(self):
         if self._organization_id is None:
@@ -163,14 +125,157 @@ class PostHogModule:
 
     @property
     def project_id(self):
-        value = str(self.params.get("project_id") or "@current").strip()
-        if value != "@current" and not value.isdigit():
-            self.fail("project_id must be a project's numeric id or '@current', got %r" % value)
-        return value
+        return project_id_of(self.params)
 
-    def run(self, main):
-        """Call ``main(self)`` and turn any PostHogError into a failed task."""
-        try:
-            main(self)
-        except PostHogError as exc:
-            self.fail(exc)
+
+def project_id_of(params):
+    """The project of ``params``: a numeric id or ``@current``; a Failure for anything else."""
+    value = str(params.get("project_id") or "@current").strip()
+    if value != "@current" and not value.isdigit():
+        raise Failure("project_id must be a project's numeric id or '@current', got %r" % value)
+    return value
+
+
+# ------------------------------------------------------------------------------ running modules
+def item_spec(argument_spec, names):
+    """The suboptions of a list option: the named options of ``argument_spec`` without their
+    defaults (an item falls back to the task's value, which carries the default) or ``required``."""
+    spec = {}
+    for name in names:
+        option = copy.deepcopy(argument_spec[name])
+        option.pop("default", None)
+        option.pop("required", None)
+        spec[name] = option
+    return spec
+
+
+def merged_params(params, item, names, list_option):
+    """The params one item runs with: the task's, overridden by what the item sets."""
+    merged = dict(params)
+    merged[list_option] = None
+    for name in names:
+        if item.get(name) is not None:
+            merged[name] = copy.deepcopy(item[name])
+    return merged
+
+
+def _ansible_module(argument_spec, scope, kwargs):
+    spec = connection_argument_spec()
+    for option in scope:
+        spec[option] = copy.deepcopy(SCOPE_OPTIONS[option])
+    spec.update(argument_spec)
+    kwargs = dict(kwargs)
+    kwargs.setdefault("supports_check_mode", True)
+    module = AnsibleModule(argument_spec=spec, **kwargs)
+    if not HAS_REQUESTS:
+        module.fail_json(msg=missing_required_lib("requests"), exception=REQUESTS_IMPORT_ERROR)
+    return module
+
+
+def _task(module):
+    try:
+        client = client_from_params(module.params)
+    except PostHogError as exc:
+        module.fail_json(msg=exc.message)
+    return Task(client, module.params, check_mode=module.check_mode, diff_mode=module._diff)
+
+
+def _finish(module, task, result=None, failure=None):
+    for line in task.client.retry_log:
+        module.warn("Retried: %s" % line)
+    for line in task.warnings:
+        module.warn(line)
+    if failure is not None:
+        module.fail_json(msg=failure.msg, **failure.extra)
+    module.exit_json(**result)
+
+
+def _guarded(module, task, work):
+    """Run ``work()`` (returning the result dict); any Failure or PostHogError fails the task."""
+    try:
+        result = work()
+    except PostHogError as exc:
+        _finish(module, task, failure=Failure.of(exc))
+    except Failure as failure:
+        _finish(module, task, failure=failure)
+    _finish(module, task, result=result)
+
+
+def run_module(resource, argument_spec, scope=("organization",), **kwargs):
+    """The whole ``main()`` of a state module: build the argument spec (with the list option when
+    ``resource.list_option`` is set), check every item before any request, converge one object or
+    the list, and exit.
+
+    :param resource: a :class:`Resource` (or :class:`Planner`) subclass.
+    :param argument_spec: the module's own options.
+    :param scope: which of ``organization`` and ``project_id`` the module takes.
+    :param kwargs: more AnsibleModule arguments (``required_one_of``, ``mutually_exclusive``...).
+    """
+    spec = dict(argument_spec)
+    list_option = getattr(resource, "list_option", None)
+    if list_option:
+        spec[list_option] = dict(type="list", elements="dict", options=item_spec(spec, resource.item_options))
+        kwargs["required_one_of"] = [tuple(group) + (list_option,) for group in kwargs.get("required_one_of", [])]
+        kwargs["mutually_exclusive"] = list(kwargs.get("mutually_exclusive", [])) + [
+            (list_option, option) for option in resource.lookups if option in spec]
+    module = _ansible_module(spec, scope, kwargs)
+    task = _task(module)
+
+    def work():
+        problems = resource.validate_task(module.params)
+        if problems:
+            raise Failure("; ".join(problems))
+        items = module.params.get(list_option) if list_option else None
+        if items is None:
+            single = resource(task, module.params)
+            problems = single.problems()
+            if problems:
+                raise Failure("; ".join(problems))
+            return single.converge().as_dict(task.diff_mode)
+        listing = Listing()
+        resources, labels, problems, seen = [], [], [], {}
+        for index, item in enumerate(items):
+            one = resource(task, merged_params(module.params, item, resource.item_options, list_option), listing)
+            label = "%s[%d] (%s)" % (list_option, index, one.label())
+            problems.extend("%s: %s" % (label, problem) for problem in one.problems())
+            for key in one.identities():
+                if key in seen:
+                    problems.append("%s and %s name the same object (%s); list each object once"
+                                    % (seen[key], "%s[%d]" % (list_option, index), one.label()))
+                else:
+                    seen[key] = "%s[%d]" % (list_option, index)
+            resources.append(one)
+            labels.append(label)
+        if problems:
+            raise Failure("; ".join(problems))
+        return converge_many(list_option, resources, labels).as_dict(task.diff_mode)
+
+    _guarded(module, task, work)
+
+
+def run_info(argument_spec, read, scope=("organization",), **kwargs):
+    """The whole ``main()`` of an info module: ``read(task, params)`` returns the result dict."""
+    module = _ansible_module(argument_spec, scope, kwargs)
+    task = _task(module)
+
+    def work():
+        result = dict(changed=False)
+        result.update(read(task, module.params))
+        return result
+
+    _guarded(module, task, work)
+
+
+def list_or_get(task, path, obj_id=None, params=None, what="objects", filters=None):
+    """An info module's read: the object ``obj_id`` (one GET; empty when PostHog answers 404) or
+    every object of the list at ``path`` (with the list ``params``), then only those whose fields
+    equal ``filters`` (None values ignored)."""
+    if obj_id is not None and str(obj_id).strip() != "":
+        found = task.client.get_or_none("%s%s/" % (path, str(obj_id).strip()), context="reading %s %s" % (what, obj_id))
+        objects = [found] if found else []
+    else:
+        objects = task.client.list_all(path, params=params, context="listing %ss" % what)
+    for key, value in (filters or {}).items():
+        if value is not None:
+            objects = [o for o in objects if o.get(key) == value]
+    return objects

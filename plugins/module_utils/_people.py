@@ -24,8 +24,10 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import copy
+import uuid as uuid_module
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Planner, Resource
 
 MAX_BULK_INVITES = 20  # PostHog's bulk endpoint refuses more (posthog/api/organization_invite.py)
 LEVELS = {"member": 1, "admin": 8, "owner": 15}
@@ -42,8 +44,6 @@ MSG_ABOVE_OWN = "You can only change access level of others to lower or equal to
 MSG_OWNER_LEAVE = "Cannot leave the organization as its owner!"
 MSG_LEVEL_INSUFFICIENT = "Your organization access level is insufficient."
 MSG_ALREADY_MEMBER = "A user with this email address already belongs to the organization."
-GENERIC_403_HINT = ("The organization may not exist, or the key's user is not a member of it; "
-                    "check the organization option.")
 
 ADVICE = (
     (MSG_HIGHER_INVITE, "Invite at your own level or lower, or use the API key of someone with a higher level."),
@@ -181,18 +181,9 @@ def advice_for(detail):
     return ""
 
 
-def explain(exc, context):
-    """Add context and advice to a PostHogError about people, in place; returns it."""
-    advice = advice_for(exc.detail)
-    message = "%s: %s" % (context, exc.message) if context and not exc.message.startswith(context) else exc.message
-    if advice:
-        # the client's generic 403 hint (unknown organization) does not apply to a rule PostHog named
-        message = message.replace(" " + GENERIC_403_HINT, "")
-    if advice and advice not in message:
-        message = "%s %s" % (message.rstrip(), advice)
-    exc.message = message
-    exc.args = (message,)
-    return exc
+def explain(exc):
+    """Swap the client's generic 403 advice for what to do about a level rule PostHog named; returns exc."""
+    return exc.replace_hint(advice_for(exc.detail))
 
 
 # ------------------------------------------------------------------------------------ indexes
@@ -450,33 +441,63 @@ def roster_refusals(plan, caller_key, caller_level):
 
 
 # ------------------------------------------------------------------------------- talking to PostHog
-def members_path(ph, user_uuid=None):
-    return ph.org_path("members", user_uuid) if user_uuid else ph.org_path("members")
-
-
-def invites_path(ph, invite_id=None):
-    return ph.org_path("invites", invite_id) if invite_id else ph.org_path("invites")
-
-
-def list_members(ph, **query):
+def list_members(task, **query):
     params = dict((k, v) for k, v in query.items() if v is not None)
-    return ph.client.list_all(members_path(ph), params=params or None, context="listing members")
+    return task.client.list_all(task.org_path("members"), params=params or None, context="listing members")
 
 
-def list_invites(ph):
-    return ph.client.list_all(invites_path(ph), context="listing invites")
+def list_invites(task):
+    return task.client.list_all(task.org_path("invites"), context="listing invites")
 
 
-def caller_identity(ph):
+def caller_identity(task, purpose):
     """The API key's user (``GET /api/users/@me/``); a missing scope fails with advice."""
     try:
-        return ph.client.get("/api/users/@me/", context="finding the API key's own user")
+        return task.client.get("/api/users/@me/", context="finding the API key's own user")
     except PostHogError as exc:
         if exc.status == 403 and exc.missing_scope:
-            exc.message += (" (posthog.admin.roster reads the key's own user so that it never removes, demotes "
-                            "or re-levels it.)")
-            exc.args = (exc.message,)
+            exc.append("(%s reads the key's own user so that it never removes, demotes or re-levels it.)" % purpose)
         raise
+
+
+def caller_key(me, members):
+    """The email key of the API key's user among ``members``: matched by user uuid first, then by
+    normalised email; None when neither identifies them."""
+    me = me if isinstance(me, dict) else {}
+    uuid = str(me.get("uuid") or "").strip().lower()
+    if uuid:
+        for member in members:
+            if str((member.get("user") or {}).get("uuid") or "").strip().lower() == uuid:
+                return member_email(member).strip().lower() or None
+    email = str(me.get("email") or "").strip().lower()
+    return email or None
+
+
+def send_invites(task, payloads, progress):
+    """Create invites: one POST for a single one, else the bulk endpoint in chunks of 20.
+
+    PostHog's bulk endpoint is all-or-nothing per request and answers 201 (the spec says 200)
+    with the list of invites. Each chunk sent is recorded in ``progress`` as ``invited``.
+    """
+    created = []
+    path = task.org_path("invites")
+    if len(payloads) == 1:
+        payload = payloads[0]
+        answer = task.client.post(path, payload, context="inviting %s" % payload["target_email"],
+                                  recover=_recover(task, [payload]))
+        if not isinstance(answer, dict) or not answer.get("target_email"):
+            raise PostHogError("Unexpected answer to POST %s while inviting %s; the invite may have been created: "
+                               "list the invites before running again" % (path, payload["target_email"]),
+                               method="POST", path=path)
+        progress.record("invited", payload["target_email"])
+        return [answer]
+    for chunk in chunks(payloads):
+        emails = ", ".join(p["target_email"] for p in chunk)
+        body = task.client.post(path + "bulk/", chunk, context="inviting %s" % emails, recover=_recover(task, chunk))
+        answered = [i for i in _as_list(body) if isinstance(i, dict)]
+        progress.record("invited", *[p["target_email"] for p in chunk])
+        created.extend(answered)
+    return created
 
 
 def _as_list(body):
@@ -489,40 +510,12 @@ def _as_list(body):
     return []
 
 
-def send_invites(ph, payloads):
-    """Create invites: one POST for a single one, else the bulk endpoint in chunks of 20.
-
-    PostHog's bulk endpoint is all-or-nothing per request and answers 201 (the spec says 200)
-    with the list of invites. A failure raises a PostHogError whose ``sent`` attribute lists the
-    invites already created by earlier chunks.
-    """
-    created = []
-    if len(payloads) == 1:
-        payload = payloads[0]
-        try:
-            return [ph.client.post(invites_path(ph), payload, context="inviting %s" % payload["target_email"],
-                                   recover=_recover(ph, [payload]))]
-        except PostHogError as exc:
-            exc.sent = []
-            raise explain(exc, "inviting %s" % payload["target_email"])
-    for chunk in chunks(payloads):
-        emails = ", ".join(p["target_email"] for p in chunk)
-        try:
-            body = ph.client.post(invites_path(ph, "bulk"), chunk, context="inviting %s" % emails,
-                                  recover=_recover(ph, chunk))
-        except PostHogError as exc:
-            exc.sent = created
-            raise explain(exc, "inviting %s" % emails)
-        created.extend(_as_list(body))
-    return created
-
-
-def _recover(ph, chunk):
+def _recover(task, chunk):
     """After an ambiguous POST failure: the chunk's invites if they all exist now, else None."""
     def recover():
         wanted = dict((p["target_email"].lower(), p.get("level", MEMBER)) for p in chunk)
         found = {}
-        for invite in list_invites(ph):
+        for invite in list_invites(task):
             key = (invite.get("target_email") or "").lower()
             if key in wanted and key not in found and not invite.get("is_expired") \
                     and invite.get("level") == wanted[key]:
@@ -532,3 +525,380 @@ def _recover(ph, chunk):
                 chunk[0]["target_email"].lower()]
         return None
     return recover
+
+
+def canonical_uuid(value):
+    """The UUID in its usual lower-case, hyphenated form, or None."""
+    try:
+        return str(uuid_module.UUID(str(value).strip()))
+    except (TypeError, ValueError):
+        return None
+
+
+# ------------------------------------------------------------------------------------ members
+LEVEL_CHOICES = ["member", "admin", "owner"]
+
+MEMBER_ARGUMENT_SPEC = dict(
+    state=dict(type="str", default="present", choices=["present", "absent"]),
+    email=dict(type="str"),
+    user_uuid=dict(type="str"),
+    level=dict(type="str", choices=LEVEL_CHOICES),
+)
+
+MEMBER_INFO_ARGUMENT_SPEC = dict(
+    email=dict(type="str"),
+    search=dict(type="str"),
+    level=dict(type="str", choices=LEVEL_CHOICES),
+    order=dict(type="str", default="-joined_at", choices=["joined_at", "-joined_at"]),
+)
+
+
+class Member(Resource):
+    """A member of the organization, by email or user UUID: its level, or its removal. PostHog
+    cannot add members: a missing member fails, pointing at the invite."""
+
+    kind = "member"
+    return_key = "member"
+    lookups = ("user_uuid", "email")
+    named_by = "email or user_uuid"
+    id_option = None
+
+    def collection_path(self):
+        return self.task.org_path("members")
+
+    def path_of(self, obj):
+        return self.task.org_path("members", obj["user"]["uuid"])
+
+    def identity(self):
+        option, value = self.lookup()
+        if option == "user_uuid":
+            return "the user %s" % value
+        return value if option else super(Member, self).identity()
+
+    def validate(self):
+        params = self.params
+        try:
+            if params.get("email") is not None:
+                params["email"] = normalize_email(params["email"])
+        except ValueError as exc:
+            return [str(exc)]
+        if params.get("user_uuid") is not None:
+            canonical = canonical_uuid(params["user_uuid"])
+            if canonical is None:
+                return ["user_uuid must be a UUID such as 0190a3f4-0000-7000-8000-000000000001, got %r"
+                        % params["user_uuid"]]
+            params["user_uuid"] = canonical
+        return []
+
+    def candidates(self, option, value):
+        if option == "email":
+            # PostHog filters by exact email; when that misses (another case), search.
+            found = list_members(self.task, email=value)
+            if any(member_email(m).lower() == value.lower() for m in found):
+                return found
+            return list_members(self.task, search=value)
+        return list_members(self.task)
+
+    def read(self, obj, field):
+        if field == "email":
+            return member_email(obj).lower()
+        if field == "user_uuid":
+            return canonical_uuid(((obj or {}).get("user") or {}).get("uuid"))
+        return super(Member, self).read(obj, field)
+
+    def equal(self, field, wanted, current):
+        if field == "email":
+            return wanted.lower() == current
+        return super(Member, self).equal(field, wanted, current)
+
+    def desired(self):
+        return dict(level=level_number(self.params["level"])) if self.params.get("level") else {}
+
+    def view(self, obj, desired):
+        if not obj:
+            return {}
+        return dict(email=member_email(obj), level=level_name(obj.get("level")))
+
+    def shape(self, obj):
+        return with_level_name(obj) if obj else obj
+
+    def missing(self):
+        email = self.params.get("email")
+        message = ("%s is not a member of the organization. PostHog cannot add members directly: invite them "
+                   "with posthog.admin.invite (or list them in posthog.admin.roster); they become members when "
+                   "they accept." % self.identity())
+        if email is not None:
+            found = index_invites(list_invites(self.task)).get(email.lower())
+            status, level = invite_status(found)
+            if status == "invited":
+                message += " A pending invite at level %s exists (sent %s)." % (level_name(level),
+                                                                               found[0].get("created_at"))
+            elif status == "invite_expired":
+                message += (" Their invite has expired; send a new one with posthog.admin.invite and "
+                            "resend_expired: true.")
+        return message
+
+    def update(self, current, payload):
+        return self.client.patch(self.path_of(current), payload, context="changing the level of %s from %s to %s" % (
+            member_email(current), level_name(current.get("level")), level_name(payload.get("level"))))
+
+    def delete(self, current):
+        self.client.delete(self.path_of(current), context="removing %s" % member_email(current))
+
+    def explain(self, error):
+        return explain(error)
+
+
+def read_members(task, params):
+    """member_info: the members (filtered by email, search, level), each with its level name."""
+    search = params.get("search")
+    if search is not None and len(search) > 200:
+        raise Failure("search must be at most 200 characters (PostHog's limit), got %d" % len(search))
+    members = list_members(task, email=params.get("email"), search=search,
+                           order=params["order"] if not search else None)
+    if params.get("level"):
+        members = [m for m in members if m.get("level") == level_number(params["level"])]
+    return dict(members=[with_level_name(m) for m in members])
+
+
+# ------------------------------------------------------------------------------------ invites
+INVITE_ARGUMENT_SPEC = dict(
+    state=dict(type="str", default="present", choices=["present", "absent"]),
+    target_email=dict(type="str"),
+    first_name=dict(type="str"),
+    level=dict(type="str", choices=LEVEL_CHOICES),
+    invite_message=dict(type="str"),
+    invites=dict(
+        type="list",
+        elements="dict",
+        options=dict(
+            target_email=dict(type="str", required=True),
+            first_name=dict(type="str"),
+            level=dict(type="str", choices=LEVEL_CHOICES),
+            invite_message=dict(type="str"),
+        ),
+    ),
+    resend_expired=dict(type="bool", default=False),
+    send_email=dict(type="bool", default=True),
+)
+
+INVITE_INFO_ARGUMENT_SPEC = dict(email=dict(type="str"), include_expired=dict(type="bool", default=True))
+
+
+class Invites(Planner):
+    """The invites of one task (``target_email`` or ``invites``): sent in bulk where missing, or revoked."""
+
+    progress_kinds = ("invited", "revoked")
+
+    def validate(self):
+        params = self.params
+        defaults = dict(level=params.get("level"), first_name=params.get("first_name"),
+                        message=params.get("invite_message"))
+        if params.get("invites") is not None:
+            items = [dict(target_email=i["target_email"], level=i.get("level"), first_name=i.get("first_name"),
+                          message=i.get("invite_message")) for i in params["invites"]]
+        else:
+            items = [dict(target_email=params["target_email"])]
+        try:
+            self.people = desired_people(items, "target_email", defaults=defaults)
+        except ValueError as exc:
+            return [str(exc)]
+        return []
+
+    def plan(self):
+        invites_by_key = index_invites(list_invites(self.task))
+        if self.params["state"] == "absent":
+            doomed = [(p, invites_by_key.get(p["key"]) or []) for p in self.people]
+            return dict(absent=True, doomed=[(p, found) for p, found in doomed if found])
+        if len(self.people) == 1:
+            members = list_members(self.task, email=self.people[0]["email"])
+        else:
+            members = list_members(self.task)
+        members_by_key = index_members(members)
+        plan = plan_invites(self.people, members_by_key, invites_by_key, self.params["resend_expired"])
+        plan.update(absent=False, members_by_key=members_by_key, invites_by_key=invites_by_key, created={})
+        plan["payloads"] = [invite_payload(p, self.params["send_email"]) for p in plan["create"]]
+        return plan
+
+    def changed(self, plan):
+        return bool(plan["doomed"] if plan["absent"] else plan["payloads"])
+
+    def apply(self, plan, progress):
+        if plan["absent"]:
+            for person, found in plan["doomed"]:
+                for invite in found:
+                    self.client.delete(self.task.org_path("invites", invite["id"]),
+                                       context="revoking the invite of %s" % person["email"])
+                progress.record("revoked", person["email"])
+            return
+        created = send_invites(self.task, plan["payloads"], progress)
+        plan["created"] = dict(((c.get("target_email") or "").lower(), c) for c in created)
+
+    def explain(self, error):
+        return explain(error)
+
+    def report(self, plan):
+        if plan["absent"]:
+            result = dict(invites=[], created=[], unchanged=[], expired=[], already_members=[],
+                          removed=[p["email"] for p, dummy in plan["doomed"]])
+        else:
+            if self.task.check_mode or not plan["created"]:
+                plan["created"] = dict((p["target_email"].lower(), predicted_invite(p)) for p in plan["payloads"])
+            invites = []
+            for person in self.people:
+                if person["key"] in plan["members_by_key"]:
+                    continue
+                found = plan["invites_by_key"].get(person["key"]) or []
+                pending = pending_invites(found)
+                invite = plan["created"].get(person["key"]) or (pending[0] if pending else (found[0] if found else None))
+                if invite:
+                    invites.append(with_level_name(invite))
+            result = dict(
+                invites=invites,
+                created=[p["email"] for p in plan["create"]],
+                unchanged=[p["email"] for p in plan["unchanged"]],
+                expired=[p["email"] for p in plan["expired"]],
+                already_members=[member_email(plan["members_by_key"][p["key"]]) for p in plan["already_members"]],
+                removed=[],
+            )
+        if self.params.get("target_email") is not None:
+            result["invite"] = result["invites"][0] if result["invites"] else {}
+        return result
+
+    def diff(self, plan):
+        if plan["absent"]:
+            return (dict((p["email"], describe_invites(found)) for p, found in plan["doomed"]),
+                    dict((p["email"], None) for p, dummy in plan["doomed"]))
+        before, after = {}, {}
+        creating = set(p["key"] for p in plan["create"])
+        for person in self.people:
+            if person["key"] in plan["members_by_key"]:
+                continue
+            found = plan["invites_by_key"].get(person["key"]) or []
+            before[person["email"]] = describe_invites(found)
+            after[person["email"]] = ("invited as %s" % level_name(person.get("level") or MEMBER)
+                                      if person["key"] in creating else before[person["email"]])
+        return before, after
+
+
+def read_invites(task, params):
+    """invite_info: the invites (of one address, with or without expired ones), each with its level name."""
+    key = None
+    if params.get("email") is not None:
+        try:
+            key = email_key(params["email"])
+        except ValueError as exc:
+            raise Failure(str(exc))
+    invites = list_invites(task)
+    if key is not None:
+        invites = [i for i in invites if (i.get("target_email") or "").lower() == key]
+    if not params["include_expired"]:
+        invites = [i for i in invites if not i.get("is_expired")]
+    return dict(invites=[with_level_name(i) for i in invites])
+
+
+# ------------------------------------------------------------------------------------- roster
+ROSTER_ARGUMENT_SPEC = dict(
+    people=dict(
+        type="list",
+        elements="dict",
+        required=True,
+        options=dict(
+            email=dict(type="str", required=True),
+            level=dict(type="str", default="member", choices=LEVEL_CHOICES),
+            first_name=dict(type="str"),
+        ),
+    ),
+    purge=dict(type="bool", default=False),
+    purge_owners=dict(type="bool", default=False),
+    resend_expired=dict(type="bool", default=False),
+    send_email=dict(type="bool", default=True),
+    invite_message=dict(type="str"),
+)
+
+
+class Roster(Planner):
+    """The whole set of people of an organization: invite who is missing, re-level members, and
+    (``purge``) remove who is not listed — never the API key's own user."""
+
+    progress_kinds = ("invited", "updated", "removed", "revoked")
+
+    def validate(self):
+        try:
+            self.people = desired_people(self.params["people"], "email", default_level="member",
+                                         defaults=dict(message=self.params.get("invite_message")))
+        except ValueError as exc:
+            return [str(exc)]
+        return []
+
+    def plan(self):
+        members = list_members(self.task)
+        invites = list_invites(self.task)
+        options = dict(purge=self.params["purge"], purge_owners=self.params["purge_owners"],
+                       resend_expired=self.params["resend_expired"])
+        plan = plan_roster(self.people, members, invites, **options)
+        if not roster_needs_caller(plan):
+            return plan
+        me = caller_identity(self.task, "posthog.admin.roster")
+        key = caller_key(me, members)
+        if key is None and (plan["remove"] or plan["update"]):
+            raise Failure("Cannot tell which member the API key's own user is (GET /api/users/@me/ answered no "
+                          "uuid or email that matches a member), so nothing was changed: the roster never removes "
+                          "or re-levels its own caller, and will not guess.")
+        plan = plan_roster(self.people, members, invites, caller_key=key, **options)
+        caller = index_members(members).get(key) if key else None
+        if caller is not None:
+            refusals = roster_refusals(plan, key, caller.get("level"))
+            if refusals:
+                raise Failure("PostHog would refuse part of this roster, so nothing was changed (the API key acts as "
+                              "%s, level %s): %s" % (member_email(caller), level_name(caller.get("level")),
+                                                     "; ".join("%s %s" % (r, advice_for(r)) for r in refusals)),
+                              refusals=refusals)
+        return plan
+
+    def changed(self, plan):
+        return bool(plan["invite"] or plan["update"] or plan["remove"] or plan["revoke"])
+
+    def apply(self, plan, progress):
+        payloads = [invite_payload(p, self.params["send_email"]) for p in plan["invite"]]
+        if payloads:
+            send_invites(self.task, payloads, progress)
+        for change in plan["update"]:
+            email = member_email(change["member"])
+            before, after = level_name(change["before"]), level_name(change["after"])
+            self.client.patch(self.task.org_path("members", change["member"]["user"]["uuid"]),
+                              dict(level=change["after"]),
+                              context="changing the level of %s from %s to %s" % (email, before, after))
+            progress.record("updated", dict(email=email, before=before, after=after))
+        for removal in plan["remove"]:
+            path = self.task.org_path("members", removal["member"]["user"]["uuid"])
+            if removal["demote"]:
+                self.client.patch(path, dict(level=MEMBER),
+                                  context="lowering owner %s to member before removing them" % removal["email"])
+            self.client.delete(path, context="removing %s" % removal["email"])
+            progress.record("removed", removal["email"])
+        for revoke in plan["revoke"]:
+            for invite in revoke["invites"]:
+                self.client.delete(self.task.org_path("invites", invite["id"]),
+                                   context="revoking the invite of %s" % revoke["email"])
+            progress.record("revoked", revoke["email"])
+
+    def explain(self, error):
+        return explain(error)
+
+    def report(self, plan):
+        return dict(
+            invited=[p["email"] for p in plan["invite"]],
+            updated=[dict(email=member_email(c["member"]), before=level_name(c["before"]),
+                          after=level_name(c["after"])) for c in plan["update"]],
+            removed=[r["email"] for r in plan["remove"]],
+            revoked=[r["email"] for r in plan["revoke"]],
+            unchanged=[p["email"] for p in plan["unchanged"]],
+            expired=[p["email"] for p in plan["expired"]],
+            kept=plan["kept"],
+            roster=plan["after"],
+        )
+
+    def diff(self, plan):
+        changed = [e for e in plan["after"] if plan["before"].get(e) != plan["after"][e]]
+        return (dict((e, plan["before"].get(e)) for e in changed), dict((e, plan["after"][e]) for e in changed))

@@ -8,7 +8,7 @@
 """Pipeline plugins (destinations, frontend apps, import apps): families, lookups, source files.
 
 PostHog serves one plugin record under three collections, each a view filtered by the plugin's
-``capabilities``. The helpers here are pure (no requests) except :func:`find_plugins`, so the
+``capabilities``. The helpers here are pure (no requests), so the
 rules are unit-tested: which family a plugin belongs to, how URLs compare, which source files
 differ, and how to read the two answer shapes of the custom actions (our spec's plugin record,
 real PostHog's own shapes).
@@ -18,7 +18,12 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import copy
 import json
+
+from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
+from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step
 
 FAMILIES = {
     "destination": "pipeline_destinations",
@@ -161,22 +166,354 @@ def upgrade_recover(client, detail_path, latest_tag, context=None):
     return recover
 
 
-def collection_path(ph, family):
-    return ph.org_path(FAMILIES[family])
+ITEM_OPTIONS = ("state", "id", "name", "url", "plugin_type", "description", "icon", "config_schema", "tag", "is_global",
+                "capabilities", "metrics", "public_jobs", "source_files", "purge_source_files")
+FIELDS = ("name", "description", "icon", "config_schema", "tag", "is_global", "capabilities", "metrics", "public_jobs")
+FAMILY_CHOICES = ["destination", "frontend_app", "import_app"]
+
+ARGUMENT_SPEC = dict(
+    family=dict(type="str", required=True, choices=FAMILY_CHOICES),
+    state=dict(type="str", default="present", choices=["present", "absent", "latest"]),
+    id=dict(type="int"),
+    name=dict(type="str"),
+    url=dict(type="str"),
+    plugin_type=dict(type="str", choices=["source", "custom", "repository", "local"]),
+    description=dict(type="str"),
+    icon=dict(type="str"),
+    config_schema=dict(type="raw"),
+    tag=dict(type="str"),
+    is_global=dict(type="bool"),
+    capabilities=dict(type="dict"),
+    metrics=dict(type="dict"),
+    public_jobs=dict(type="dict"),
+    source_files=dict(type="dict"),
+    purge_source_files=dict(type="bool", default=False),
+)
+
+INFO_ARGUMENT_SPEC = dict(
+    family=dict(type="str", required=True, choices=FAMILY_CHOICES),
+    id=dict(type="int"),
+    name=dict(type="str"),
+    url=dict(type="str"),
+    unused=dict(type="bool", default=False),
+    repository=dict(type="bool", default=False),
+    activity=dict(type="bool", default=False),
+    activity_limit=dict(type="int", default=10),
+)
 
 
-def find_plugins(client, path, plugin_id=None, name=None, url=None, context=None):
-    """Plugins of one family matching the given id, name and/or URL (all given must match).
+def refused(exc, what, identity, written=False):
+    """A Failure for PostHog refusing personal API keys an action (else the error itself)."""
+    if isinstance(exc, PostHogError) and exc.refuses_api_keys:
+        return Failure.of(exc.reword("Cannot %s for %s: %s.%s" % (
+            what, identity, NO_PAK_HINT,
+            " The plugin itself was created; its files were not written." if written else "")))
+    return exc
 
-    An id costs one GET of the record (404 gives an empty list); otherwise one paged list.
-    """
-    if plugin_id is not None:
-        found = client.get_or_none("%s%s/" % (path, plugin_id), context=context)
-        plugins = [found] if found else []
-    else:
-        plugins = client.list_all(path, context=context)
-    if url is not None:
-        plugins = [p for p in plugins if normalize_url(p.get("url")) == normalize_url(url)]
-    if name is not None:
-        plugins = [p for p in plugins if p.get("name") == name]
-    return plugins
+
+class SourceFiles(Step):
+    """Keep a source plugin's files as listed (``source_files``, ``purge_source_files``)."""
+
+    action = "source files written"
+
+    def plan(self, resource, result):
+        desired = resource.params.get("source_files")
+        if desired is None:
+            return None
+        purge = resource.params["purge_source_files"]
+        created = "created" in result.actions
+        readable = True
+        current = {}
+        if not created and result.obj.get("id") is not None:
+            try:
+                answer = resource.client.get(resource.detail_path(result.obj["id"]) + "source/",
+                                             context="reading the source files of %s" % resource.identity())
+            except PostHogError as exc:
+                raise refused(exc, "read its source files", resource.identity())
+            readable = is_file_map(answer)
+            current = answer if readable else {}
+        if readable:
+            changes = source_file_changes(desired, current, purge)
+        else:
+            changes = dict((k, v) for k, v in desired.items() if v is not None)
+            resource.task.warn(
+                "The server answered GET .../source with the plugin record (as the API specification documents) "
+                "instead of the file map, so the source files of %s cannot be compared: every listed file was sent "
+                "and the task reports a change%s." % (resource.identity(),
+                                                     "; purge_source_files was ignored" if purge else ""))
+        result.extra["changed_files"] = sorted(changes)
+        if not changes:
+            return None
+        if readable and not created:
+            result.before["source_files"] = dict((k, current.get(k)) for k in sorted(changes) if k in current)
+        self.show(result, changes, apply_source_changes(current, changes))
+        return changes
+
+    @staticmethod
+    def show(result, changes, files):
+        result.after["source_files"] = dict((k, files.get(k)) for k in sorted(changes) if k in files)
+
+    def predict(self, resource, result, plan):
+        return result.obj
+
+    def apply(self, resource, result, plan):
+        obj = result.obj
+        if obj.get("id") is None:
+            return obj
+        detail = resource.detail_path(obj["id"])
+        try:
+            answer = resource.client.patch(detail + "update_source/", plan,
+                                           context="writing the source files of %s" % resource.identity())
+        except PostHogError as exc:
+            raise refused(exc, "write its source files", resource.identity(), written="created" in result.actions)
+        if is_file_map(answer):
+            self.show(result, plan, answer)
+            if "plugin.json" in plan:  # PostHog renames the plugin after plugin.json
+                return resource.client.get(detail, context="reading %s" % resource.identity())
+        elif isinstance(answer, dict):
+            return answer
+        return obj
+
+
+class Upgrade(Step):
+    """``state=latest``: upgrade a plugin installed from a URL when a newer release exists."""
+
+    action = "upgraded"
+
+    def plan(self, resource, result):
+        plugin = result.obj
+        if resource.params.get("state") != "latest" or "created" in result.actions \
+                or plugin.get("plugin_type") not in URL_TYPES:
+            return None
+        try:
+            checked = unwrap_plugin(resource.client.get(resource.detail_path(plugin["id"]) + "check_for_updates/",
+                                                        context="checking %s for updates" % resource.identity()))
+        except PostHogError as exc:
+            raise refused(exc, "check it for updates", resource.identity())
+        latest = checked.get("latest_tag") if isinstance(checked, dict) else None
+        result.extra["latest_tag"] = latest
+        if isinstance(checked, dict) and checked.get("id") == plugin["id"]:
+            result.obj = plugin = checked
+        if not latest or latest == plugin.get("tag"):
+            return None
+        result.before["tag"] = plugin.get("tag")
+        result.after["tag"] = latest
+        return latest
+
+    def predict(self, resource, result, plan):
+        return dict(copy.deepcopy(result.obj), tag=plan)
+
+    def apply(self, resource, result, plan):
+        detail = resource.detail_path(result.obj["id"])
+        try:
+            upgraded = resource.client.post(detail + "upgrade/", {}, context="upgrading %s" % resource.identity(),
+                                            recover=upgrade_recover(resource.client, detail, plan,
+                                                                    context="reading %s" % resource.identity()))
+        except PostHogError as exc:
+            raise refused(exc, "upgrade it", resource.identity())
+        result.after["tag"] = upgraded.get("tag", plan) if isinstance(upgraded, dict) else plan
+        return upgraded
+
+
+class PipelinePlugin(Resource):
+    """A plugin of one family (``family``): found by id, URL or name; installed from a URL or
+    created from source; kept up to date with ``state=latest``."""
+
+    return_key = "plugin"
+    list_option = "plugins"
+    item_options = ITEM_OPTIONS
+    lookups = ("id", "url", "name")
+    fields = FIELDS
+    update_after_create = True  # PostHog fills a URL plugin from its plugin.json: apply what the user set
+    steps = (UPDATE, SourceFiles(), Upgrade())
+
+    @property
+    def family(self):
+        return self.params["family"]
+
+    @property
+    def kind(self):
+        return FAMILY_KINDS[self.family]
+
+    def collection_path(self):
+        return self.task.org_path(FAMILIES[self.family])
+
+    def identity(self):
+        if self.lookup()[0] == "url":
+            return "%s from %s" % (self.kind, normalize_url(self.params["url"]))
+        return super(PipelinePlugin, self).identity()
+
+    def label(self):
+        return self.identity().replace(self.kind, "plugin", 1)
+
+    def identities(self):
+        option, value = self.lookup()
+        if option is None:
+            return []
+        return [(option, normalize_url(value) if option == "url" else value)]
+
+    def read(self, obj, field):
+        if field == "url":
+            return normalize_url((obj or {}).get("url"))
+        return super(PipelinePlugin, self).read(obj, field)
+
+    def equal(self, field, wanted, current):
+        if field == "url":
+            return normalize_url(wanted) == current
+        return super(PipelinePlugin, self).equal(field, wanted, current)
+
+    def wanted_type(self):
+        return self.params.get("plugin_type") or ("custom" if self.params.get("url") else "source")
+
+    # --------------------------------------------------------------- checks
+    def validate(self):
+        params = self.params
+        problems = []
+        family_actions = FAMILY_ACTIONS[self.family]
+        if params.get("source_files") is not None and "source" not in family_actions:
+            problems.append("source_files cannot be used with family=%s: the PostHog API specification has no source "
+                            "actions for %ss (it lists only list, create, retrieve, update, delete and "
+                            "check_for_updates for them)" % (self.family, self.kind))
+        if params.get("state") == "latest" and "upgrade" not in family_actions:
+            problems.append("state=latest cannot be used with family=%s: the PostHog API specification has no upgrade "
+                            "action for %ss; upgrade them in the PostHog web app" % (self.family, self.kind))
+        if params.get("purge_source_files") and params.get("source_files") is None:
+            problems.append("purge_source_files needs source_files (the files to keep)")
+        if params.get("capabilities") is not None:
+            fits = family_of(params["capabilities"])
+            if fits != self.family:
+                problems.append("capabilities %s put the plugin in %s, not in family=%s; PostHog lists a plugin in the "
+                                "family its capabilities match" % (params["capabilities"],
+                                                                   "family=%s" % fits if fits else "no family",
+                                                                   self.family))
+        explicit_type = params.get("plugin_type") or ("custom" if params.get("url") else None)
+        if explicit_type and explicit_type != "source":
+            problems.extend(self.source_only_problems(explicit_type))
+        files = params.get("source_files")
+        if files is not None:
+            for file_name, text in files.items():
+                if text is not None and not isinstance(text, str):
+                    problems.append("source_files[%r] must be text (or null to delete the file), got %s"
+                                    % (file_name, type(text).__name__))
+            try:
+                plugin_json = plugin_json_of(files)
+            except ValueError as exc:
+                problems.append(str(exc))
+                plugin_json = None
+            if plugin_json and isinstance(plugin_json.get("name"), str) and params.get("name") is not None \
+                    and plugin_json["name"] != params["name"]:
+                problems.append("name %r differs from the name %r in source_files['plugin.json']; PostHog renames the "
+                                "plugin after plugin.json, so give the same name in both" % (params["name"],
+                                                                                             plugin_json["name"]))
+        return problems
+
+    def source_only_problems(self, plugin_type):
+        problems = []
+        if self.params.get("tag") is not None:
+            problems.append("tag cannot be set for a %s plugin: PostHog takes the version from the URL (append "
+                            "/tree/<tag> to pin one) or from the newest release; use state=latest to upgrade" % plugin_type)
+        if self.params.get("source_files") is not None:
+            problems.append("source_files can only be managed for source plugins (plugin_type=source); this is a "
+                            "%s plugin, whose code comes from its URL" % plugin_type)
+        return problems
+
+    def guard(self, current):
+        if current is None:
+            return
+        if self.params.get("state") == "absent":
+            if current.get("is_global"):
+                raise Failure("%s is global (installed for every organization); PostHog refuses to uninstall a global "
+                              "plugin: set is_global=false first (needs the plugins access level root)" % self.identity())
+            return
+        if self.params.get("url") and normalize_url(current.get("url")) != normalize_url(self.params["url"]):
+            raise Failure("%s was installed from %s; url cannot be changed: remove it and install the new URL"
+                          % (self.identity(), current.get("url")))
+        if current.get("plugin_type") != "source":
+            problems = self.source_only_problems(current.get("plugin_type"))
+            if problems:
+                raise Failure("; ".join(problems))
+
+    # --------------------------------------------------------------- writing
+    def missing(self):
+        params = self.params
+        if params.get("id") is not None:
+            return "%s not found; omit id to install a new one" % self.identity()
+        plugin_type = self.wanted_type()
+        if plugin_type == "source" and not params.get("name"):
+            return "name is required to create a source plugin (%s not found)" % self.identity()
+        if plugin_type != "source" and not params.get("url"):
+            return "url is required to install a %s plugin (%s not found)" % (plugin_type, self.identity())
+        if params.get("source_files"):
+            # Fail before any write when the server refuses personal API keys on plugin actions.
+            try:
+                self.client.get(self.collection_path() + "unused/")
+            except PostHogError as exc:
+                if exc.refuses_api_keys:
+                    raise Failure.of(exc.reword(
+                        "Cannot create %s with source_files: %s, so its files could not be written after creating "
+                        "it. Create the plugin and its code in the web app, or omit source_files."
+                        % (self.identity(), NO_PAK_HINT)))
+        return None
+
+    def create_payload(self, desired):
+        payload = dict(desired)
+        plugin_type = self.wanted_type()
+        payload["plugin_type"] = plugin_type
+        if self.params.get("url"):
+            payload["url"] = self.params["url"]
+        if plugin_type == "source" and "capabilities" not in payload:
+            payload["capabilities"] = copy.deepcopy(DEFAULT_CAPABILITIES[self.family])
+        return payload
+
+    def predict_create(self, payload):
+        obj = dict(payload)
+        if obj.get("url"):
+            obj["url"] = normalize_url(obj["url"])
+        return obj
+
+    def after_create(self, obj, payload):
+        fits = family_of(obj.get("capabilities"))
+        if fits != self.family:
+            raise Failure("%s was installed (id %s), but its capabilities %s put it in %s, not in family=%s; manage "
+                          "it with that family (or remove it there with state=absent)"
+                          % (self.identity(), obj.get("id"), obj.get("capabilities"),
+                             "family=%s" % fits if fits else "no family", self.family))
+        return obj
+
+
+def read_plugins(task, params):
+    """pipeline_plugin_info: the plugins of one family (or one by id, name or URL), with the
+    unused ids, the repository catalogue and the recent activity when asked."""
+    family = params["family"]
+    kind = FAMILY_KINDS[family]
+    wanted = [flag for flag in ("unused", "repository", "activity") if params[flag]]
+    missing = [flag for flag in wanted if flag not in FAMILY_ACTIONS[family]]
+    if missing:
+        raise Failure("%s cannot be used with family=%s: the PostHog API specification has no such action for %ss"
+                      % (", ".join(missing), family, kind))
+    if params["activity_limit"] < 1:
+        raise Failure("activity_limit must be at least 1, got %d" % params["activity_limit"])
+    path = task.org_path(FAMILIES[family])
+    plugins = list_or_get(task, path, params.get("id"), what=kind, filters=dict(name=params.get("name")))
+    if params.get("url") is not None:
+        plugins = [p for p in plugins if normalize_url(p.get("url")) == normalize_url(params["url"])]
+    result = dict(plugins=plugins)
+
+    def action(name, what, query=None):
+        try:
+            return task.client.get(path + name + "/", params=query, context="reading %s" % what)
+        except PostHogError as exc:
+            if exc.refuses_api_keys:
+                raise Failure.of(exc.reword("Cannot read %s: %s." % (what, NO_PAK_HINT)))
+            raise
+
+    if params["unused"]:
+        answer = action("unused", "the unused %ss" % kind) or []
+        # PostHog answers with ids; a server following the spec's shapes with plugin records.
+        result["unused"] = [item.get("id") if isinstance(item, dict) else item for item in answer]
+    if params["repository"]:
+        result["repository"] = action("repository", "the plugin repository") or []
+    if params["activity"]:
+        answer = action("activity", "the plugin activity", dict(limit=params["activity_limit"], page=1)) or {}
+        result["activity"] = answer.get("results", []) if isinstance(answer, dict) else list(answer)
+    return result

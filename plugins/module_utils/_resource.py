@@ -5,16 +5,20 @@
 #
 # Private to the posthog.admin collection: not a public API, may change without notice.
 
-"""The declarative idempotency engine behind every posthog.admin state module.
+"""The one engine behind every posthog.admin state module.
 
-A module describes its resource (where it lives, how it is identified, which options map to
-which fields) and the engine does the rest: find the object by id or natural key (failing on an
-ambiguous name), compare only the options the user set, create or PATCH only what differs,
-delete, make no write in check mode while reporting the same ``changed``, and build the
-``before``/``after`` diff with secrets masked.
+A :class:`Resource` *describes* one kind of PostHog object through hooks: where it lives, how it
+is looked up, how a field is read from PostHog's answer and compared, what a create or an update
+sends, which follow-up :class:`Step` (pause, verify, upgrade, source files) it has and how each is
+predicted in check mode, and which paths hold secrets. The flow itself (find, create or update,
+steps, delete; ``changed``, the diff, check mode, recovery of a lost create answer, what failed
+after which write) lives here alone, in :meth:`Resource.converge`, which returns a
+:class:`Result` and never exits: one object, a list of them (:func:`converge_many`) or a whole
+organization converge in one process. A :class:`Planner` does the same for a set of objects
+decided together (invites, a roster).
 
-Subclass and override a hook (``find``, ``create``, ``update``, ``delete``, ``differs``,
-``shape``) where one API does something special; keep the rule in one place.
+Nothing here imports AnsibleModule: the task a resource runs in (client, check and diff mode, the
+organization) is handed in as ``task`` (see ``_module.Task``).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -23,7 +27,14 @@ __metaclass__ = type
 
 import copy
 
+from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
+
 SECRET_MASK = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
+
+# The methods that make up the flow: a Resource or Planner subclass describes, it never overrides
+# these (tests/unit/plugins/module_utils/test_resource.py walks every subclass to make sure).
+FLOW_METHODS = ("converge", "find", "changes", "lookup", "problems", "lookup_phrase", "_present", "_absent", "_create", "_run_steps",
+                "_candidates", "_recover_created", "_failure")
 
 
 def values_match(desired, current, unordered=False):
@@ -54,7 +65,7 @@ def values_match(desired, current, unordered=False):
 
 
 def mask(value, secret_paths):
-    """A deep copy of ``value`` with the dotted ``secret_paths`` (``destination.config.aws_secret_access_key``)
+    """A deep copy of ``value`` with the dotted ``secret_paths`` (``destination.config.password``)
     replaced by a mask where present."""
     value = copy.deepcopy(value)
     for path in secret_paths:
@@ -69,183 +80,593 @@ def mask(value, secret_paths):
     return value
 
 
-class Resource:
-    """One kind of PostHog object, managed by a ``state: present|absent`` module.
+class Failure(Exception):
+    """The task fails with ``msg``; ``extra`` is returned beside it (``changed``, the object...).
 
-    :param ph: the PostHogModule running the task.
-    :param kind: a human name for messages (``organization``, ``batch export``).
-    :param return_key: the key the object is returned under.
-    :param collection_path: the list/create path, ending in ``/``.
-    :param fields: module options that map one-to-one to writable API fields.
-    :param natural_key: the option that names an object when no ``id`` is given (or None).
-    :param id_option: the option that holds the object's id.
-    :param search_param: a list query parameter PostHog filters by natural key with.
-    :param unordered: fields whose list values compare as sets.
-    :param secret_paths: dotted paths masked in diffs and results.
-    :param create_only: fields PostHog ignores on update; a change there fails with a message.
+    Raised by resources and the engine, turned into ``fail_json`` by ``_module.run_module`` only.
     """
 
-    def __init__(self, ph, kind, return_key, collection_path, fields, natural_key="name",
-                 id_option="id", search_param=None, unordered=(), secret_paths=(), create_only=()):
-        self.ph = ph
-        self.client = ph.client
-        self.params = ph.params
-        self.kind = kind
-        self.return_key = return_key
-        self.collection_path = collection_path
-        self.fields = list(fields)
-        self.natural_key = natural_key
-        self.id_option = id_option
-        self.search_param = search_param
-        self.unordered = set(unordered)
-        self.secret_paths = list(secret_paths)
-        self.create_only = set(create_only)
+    def __init__(self, msg, **extra):
+        super(Failure, self).__init__(msg)
+        self.msg = msg
+        self.extra = extra
 
-    # ------------------------------------------------------------ describing
+    @classmethod
+    def of(cls, error, **extra):
+        """A Failure for a PostHogError, returning its fields as ``error``."""
+        extra.setdefault("error", error.to_dict())
+        return cls(error.message, **extra)
+
+
+def expect_object(answer, method, path, what):
+    """``answer`` when it is an object PostHog returned (a dict with an ``id``); a Failure otherwise.
+
+    A write PostHog accepted but answered with HTML, ``{}``, a list or nothing may still have
+    written: say so rather than report success with garbage.
+    """
+    if isinstance(answer, dict) and answer.get("id") is not None:
+        return answer
+    if answer is None:
+        shown = "no body"
+    elif isinstance(answer, dict):
+        shown = "an object without an id" if answer else "an empty object"
+    elif isinstance(answer, list):
+        shown = "a list"
+    else:
+        shown = "text, not JSON"
+    raise Failure("Unexpected answer to %s %s (%s) while %s; the %s may have been written: read it back (or "
+                  "run the task again in check mode) before retrying" % (method, path, shown, what,
+                                                                      what.split(" ", 1)[-1]))
+
+
+class Result:
+    """What converging one object (or one plan) did.
+
+    ``obj`` is returned under ``return_key``; ``before``/``after`` make the diff; ``extra`` holds
+    more return values (``verification``, ``changed_files``...); ``actions`` says what was done, in
+    words (``created``, ``updated``, ``paused``...); ``written`` is true once a write succeeded.
+    """
+
+    def __init__(self, return_key, obj=None):
+        self.return_key = return_key
+        self.changed = False
+        self.written = False
+        self.obj = obj
+        self.before = {}
+        self.after = {}
+        self.extra = {}
+        self.actions = []
+        self.diffs = None           # list mode: one diff per changed item
+
+    def did(self, action, wrote):
+        self.changed = True
+        self.actions.append(action)
+        if wrote:
+            self.written = True
+
+    def as_dict(self, diff_mode=False):
+        """The module's return values."""
+        out = dict(changed=self.changed)
+        if self.return_key:
+            out[self.return_key] = self.obj
+        out.update(self.extra)
+        if diff_mode and self.diffs is not None:
+            out["diff"] = self.diffs
+        elif diff_mode:
+            out["diff"] = dict(before=self.before, after=self.after)
+        return out
+
+
+class Step:
+    """One follow-up of converging an object that exists (or would, in check mode): an update,
+    pause/unpause, verify, upgrade, source files.
+
+    ``plan`` reads what it needs (GETs only) and returns what to do, or a false value for nothing;
+    it may refresh ``result.obj`` with what it read. ``predict`` returns the object as it would be
+    (check mode); ``apply`` does it and returns the object. Both may add to ``result.before`` and
+    ``result.after`` (the diff) and ``result.extra``.
+    """
+
+    action = "changed"
+
+    def describe(self, plan):
+        """What was done, in words (``paused``), for :attr:`Result.actions`."""
+        return self.action
+
+    def plan(self, resource, result):
+        raise NotImplementedError
+
+    def predict(self, resource, result, plan):
+        raise NotImplementedError
+
+    def apply(self, resource, result, plan):
+        raise NotImplementedError
+
+
+class Update(Step):
+    """PATCH the managed fields that differ (the step every resource has)."""
+
+    action = "updated"
+
+    def plan(self, resource, result):
+        return resource.changes(result.obj, resource.desired())
+
+    def predict(self, resource, result, plan):
+        return resource.predict_update(result.obj, plan)
+
+    def apply(self, resource, result, plan):
+        payload = resource.update_payload(result.obj, plan)
+        answer = resource.update(result.obj, payload)
+        return expect_object(answer, "PATCH", resource.path_of(result.obj),
+                             "updating %s" % resource.identity())
+
+
+UPDATE = Update()
+
+
+class Resource:
+    """One kind of PostHog object, described for the engine.
+
+    Class attributes describe; methods marked *hook* may be overridden; the flow methods
+    (``FLOW_METHODS``) may not.
+    """
+
+    kind = "object"                 # for messages: "batch export"
+    return_key = None               # the object is returned under this key: "batch_export"
+    list_option = None              # the module's list option: "batch_exports" (None: no list mode)
+    item_options = ()               # the options an item of the list may set
+    lookups = ("id", "name")        # options that identify the object, in order of precedence
+    named_by = None                 # how messages list the lookups ("name or id"); default from lookups
+    id_option = "id"                # the lookup answered by one GET of the object (None: none is)
+    fields = ()                     # options managed as API fields of the same name
+    unordered = ()                  # fields whose list values compare as sets
+    secret_paths = ()               # dotted paths masked in diffs and results
+    frozen = ()                     # fields PostHog keeps from creation
+    update_after_create = False     # run the Update step on a just-created object too
+    steps = (UPDATE,)               # what brings an existing object in line, in order
+
+    def __init__(self, task, params, listing=None):
+        self.task = task
+        self.client = task.client
+        self.params = params
+        self.listing = listing      # a Listing of the collection, shared by the items of a list
+        self.found = None           # the object the look-up found (set by converge)
+        self.seen = []              # the objects the look-up read (what PostHog's objects look like)
+
+    # ------------------------------------------------------------------ hooks: describing
+    def collection_path(self):
+        """hook: the list/create path, ending in ``/``."""
+        raise NotImplementedError
+
     def detail_path(self, obj_id):
-        return "%s%s/" % (self.collection_path, obj_id)
+        """hook: the path of the object with this id."""
+        return "%s%s/" % (self.collection_path(), obj_id)
+
+    def path_of(self, obj):
+        """hook: the path of PostHog's object ``obj`` (updates and deletes go there)."""
+        return self.detail_path(obj["id"])
 
     def identity(self):
-        """A phrase naming the object the task is about, for messages."""
-        obj_id = self.params.get(self.id_option) if self.id_option else None
-        if obj_id is not None:
-            return "%s with id %s" % (self.kind, obj_id)
-        return "%s %r" % (self.kind, self.params.get(self.natural_key))
+        """hook: a phrase naming the object the task is about, for messages."""
+        option, value = self.lookup()
+        if option is None:
+            return "no %s given" % self.lookup_phrase()
+        if option == self.id_option:
+            return "%s with id %s" % (self.kind, value)
+        return "%s %r" % (self.kind, value)
+
+    def label(self):
+        """hook: how an item of a list is named in messages (default: :meth:`identity`)."""
+        return self.identity()
+
+    @staticmethod
+    def validate_task(params):
+        """hook: problems with the task's own options (not an item's), found without any request."""
+        return []
+
+    def validate(self):
+        """hook: the problems with the options, found without any request (a list of sentences)."""
+        return []
+
+    def lookup_phrase(self):
+        """The lookups as messages list them: "id, url or name"."""
+        if self.named_by:
+            return self.named_by
+        names = list(self.lookups)
+        return names[0] if len(names) == 1 else "%s or %s" % (", ".join(names[:-1]), names[-1])
+
+    def problems(self):
+        """Every problem with the options, found without any request: the look-up, then :meth:`validate`."""
+        problems = [] if self.lookup()[0] is not None or not self.lookups else [
+            "one of %s is required" % self.lookup_phrase()]
+        return problems + list(self.validate())
+
+    def identities(self):
+        """hook: the hashable identities of the object named; two items of a list sharing one are refused."""
+        return [(option, self.params[option]) for option in self.lookups if self.params.get(option) is not None]
 
     def desired(self):
-        """The API fields the user set: options left unset are not managed."""
+        """hook: the API fields the user set: options left unset are not managed."""
         return dict((f, self.params[f]) for f in self.fields if self.params.get(f) is not None)
 
+    def read(self, obj, field):
+        """hook: a field as the engine compares it, read from PostHog's object."""
+        return (obj or {}).get(field)
+
+    def equal(self, field, wanted, current):
+        """hook: whether PostHog's ``current`` (from :meth:`read`) satisfies the user's ``wanted``."""
+        return values_match(wanted, current, unordered=field in self.unordered)
+
+    def view(self, obj, desired):
+        """hook: the fields the user manages, as they stand in ``obj`` (for diffs)."""
+        if obj is None:
+            return {}
+        keys = list(desired)
+        natural = [k for k in self.lookups if k != self.id_option]
+        named = [k for k in natural if self.params.get(k) is not None] or natural[-1:]
+        keys = [k for k in named if k not in keys] + keys
+        return mask(dict((k, self.read(obj, k)) for k in keys), self.secret_paths)
+
     def shape(self, obj):
-        """The object as returned to the user (override to add or drop fields)."""
+        """hook: the object as returned to the user."""
         return mask(obj, self.secret_paths) if obj else obj
 
-    # --------------------------------------------------------------- finding
-    def list_candidates(self):
-        """The objects a look-up by natural key reads (narrowed by ``search_param`` where PostHog has one)."""
-        key = self.params.get(self.natural_key)
-        query = {self.search_param: key} if self.search_param else None
-        return self.client.paginate(self.collection_path, params=query, context="looking up %s" % self.identity())
+    # ------------------------------------------------------------------ hooks: finding
+    def list_query(self, option=None):
+        """hook: the list query that narrows a look-up by ``option`` (None: every manageable object)."""
+        return None
 
-    def list_matches(self):
-        """Objects whose natural key equals the one the user gave."""
-        key = self.params.get(self.natural_key)
-        return [obj for obj in self.list_candidates() if obj.get(self.natural_key) == key]
+    def candidates(self, option, value):
+        """hook: the objects a look-up by ``option`` reads from the server."""
+        return self.client.paginate(self.collection_path(), params=self.list_query(option),
+                                    context="looking up %s" % self.identity())
 
-    def find(self):
-        """The current object or None; fails when the name matches more than one."""
-        obj_id = self.params.get(self.id_option) if self.id_option else None
-        if obj_id is not None:
-            return self.client.get_or_none(self.detail_path(obj_id), context="reading %s" % self.identity())
-        if not self.natural_key or self.params.get(self.natural_key) is None:
-            self.ph.fail("one of %s or %s is required to identify the %s" % (
-                self.id_option, self.natural_key, self.kind))
-        matches = self.list_matches()
+    def manageable(self, obj):
+        """hook: whether a listed object is one this resource manages."""
+        return isinstance(obj, dict)
+
+    def missing(self):
+        """hook: why a missing object cannot be created (a sentence), or None when it can."""
+        option, dummy = self.lookup()
+        if option == self.id_option:
+            return "%s not found; omit %s to create a new one" % (self.identity(), self.id_option)
+        return None
+
+    def guard(self, current):
+        """hook: raise a Failure before any write when ``current`` (None: missing) must not be touched."""
+
+    # ------------------------------------------------------------------ hooks: writing
+    def create_payload(self, desired):
+        """hook: the body of the create request."""
+        return dict(desired)
+
+    def update_payload(self, current, changes):
+        """hook: the body of the update request for ``changes``."""
+        return dict(changes)
+
+    def predict_create(self, payload):
+        """hook: what a create would answer (check mode)."""
+        return copy.deepcopy(payload)
+
+    def predict_update(self, current, changes):
+        """hook: the object after ``changes`` (check mode)."""
+        after = copy.deepcopy(current)
+        after.update(copy.deepcopy(changes))
+        return after
+
+    def create(self, payload):
+        """hook: create the object; the server's answer."""
+        return self.client.post(self.collection_path(), payload, context="creating %s" % self.identity(),
+                                recover=self._recover_created)
+
+    def after_create(self, obj, payload):
+        """hook: check PostHog's answer to a create (raise a Failure, which reports changed); the object."""
+        return obj
+
+    def update(self, current, payload):
+        """hook: update the object; the server's answer."""
+        return self.client.patch(self.path_of(current), payload, context="updating %s" % self.identity())
+
+    def delete(self, current):
+        """hook: delete the object (a 404 counts as done: a retried DELETE may meet its own work)."""
+        self.client.delete(self.path_of(current), context="deleting %s" % self.identity())
+
+    def explain(self, error):
+        """hook: add what a person can do to a PostHogError from a write; returns it."""
+        return error
+
+    # ------------------------------------------------------------------ the flow
+    def lookup(self):
+        """(option, value) of the first lookup the user set, or (None, None)."""
+        for option in self.lookups:
+            if self.params.get(option) is not None:
+                return option, self.params[option]
+        return None, None
+
+    def _candidates(self, option, value, fresh=False):
+        if self.listing is not None and not fresh and option != self.id_option:
+            return self.listing.objects(self)
+        return self.candidates(option, value)
+
+    def find(self, fresh=False):
+        """The current object or None; fails when the look-up matches more than one object."""
+        option, value = self.lookup()
+        if option is None:
+            raise Failure("one of %s is required to identify the %s" % (self.lookup_phrase(), self.kind))
+        if option == self.id_option:
+            obj = self.client.get_or_none(self.detail_path(value), context="reading %s" % self.identity())
+            if obj is not None and not isinstance(obj, dict):
+                raise Failure("Unexpected answer to GET %s: not an object" % self.detail_path(value))
+            self.seen = [obj] if obj else []
+            return obj
+        self.seen = [obj for obj in self._candidates(option, value, fresh) if self.manageable(obj)]
+        matches = [obj for obj in self.seen if self.equal(option, value, self.read(obj, option))]
         if len(matches) > 1:
-            self.ph.fail("%s is ambiguous: %d objects match (ids %s); set %s to pick one" % (
-                self.identity(), len(matches), ", ".join(str(m.get("id")) for m in matches), self.id_option))
+            raise Failure("%s is ambiguous: %d %ss match (ids %s); set %s to pick one" % (
+                self.identity(), len(matches), self.kind, ", ".join(str(m.get("id")) for m in matches),
+                self.id_option or "a more precise option"))
         return matches[0] if matches else None
 
-    # ------------------------------------------------------------- comparing
-    def differs(self, field, wanted, current_value):
-        return not values_match(wanted, current_value, unordered=field in self.unordered)
+    def _recover_created(self):
+        """After an ambiguous create failure: the object if the POST went through, else None."""
+        option, dummy = self.lookup()
+        if option is None or option == self.id_option:
+            return None
+        try:
+            return self.find(fresh=True)
+        except Failure:
+            return None
 
     def changes(self, current, desired):
         """The subset of ``desired`` that the server does not have yet."""
-        return dict((f, v) for f, v in desired.items() if self.differs(f, v, current.get(f)))
+        return dict((f, v) for f, v in desired.items() if not self.equal(f, v, self.read(current, f)))
 
-    def managed_view(self, obj, desired):
-        """The fields the user manages, as they stand in ``obj`` (for diffs)."""
-        keys = list(desired)
-        if self.natural_key and self.natural_key not in keys:
-            keys.insert(0, self.natural_key)
-        return mask(dict((k, obj.get(k)) for k in keys if obj is not None), self.secret_paths)
-
-    # --------------------------------------------------------------- writing
-    def create_payload(self, desired):
-        return dict(desired)
-
-    def create(self, payload):
-        return self.client.post(self.collection_path, payload, context="creating %s" % self.identity(),
-                                recover=self.recover_created)
-
-    def recover_created(self):
-        """After an ambiguous POST failure: the object if the POST went through, else None."""
-        if not self.natural_key or self.params.get(self.natural_key) is None:
-            return None
-        matches = self.list_matches()
-        return matches[0] if len(matches) == 1 else None
-
-    def update(self, current, changes):
-        return self.client.patch(self.detail_path(current["id"]), changes,
-                                 context="updating %s" % self.identity())
-
-    def delete(self, current):
-        self.client.delete(self.detail_path(current["id"]), context="deleting %s" % self.identity())
-
-    # ---------------------------------------------------------------- states
-    def ensure_present(self, current=None, found=False):
-        if not found:
-            current = self.find()
-        desired = self.desired()
-        if current is None:
-            obj_id = self.params.get(self.id_option) if self.id_option else None
-            if obj_id is not None:
-                self.ph.fail("%s not found; omit %s to create a new one" % (self.identity(), self.id_option))
-            return self._create(desired)
-        return self._update(current, desired)
-
-    def _create(self, desired):
-        payload = self.create_payload(desired)
-        result = dict(changed=True)
-        if self.ph.check_mode:
-            obj = dict(payload)
-        else:
-            obj = self.create(payload)
-        result[self.return_key] = self.shape(obj)
-        if self.ph.diff_mode:
-            result["diff"] = dict(before={}, after=self.managed_view(payload, desired))
-        return result
-
-    def _update(self, current, desired):
-        changes = self.changes(current, desired)
-        frozen = sorted(set(changes) & self.create_only)
-        if frozen:
-            self.ph.fail("%s: %s cannot be changed after creation (PostHog keeps the first value); "
-                         "delete and recreate the object to change it" % (self.identity(), ", ".join(frozen)))
-        result = dict(changed=bool(changes))
-        obj = current
-        if changes:
-            if self.ph.check_mode:
-                obj = copy.deepcopy(current)
-                obj.update(changes)
+    def converge(self):
+        """Bring the object to ``state``; returns a :class:`Result` (raises :class:`Failure`)."""
+        result = Result(self.return_key)
+        try:
+            state = self.params.get("state") or "present"
+            current = self.found = self.find()
+            self.guard(current)
+            if state == "absent":
+                self._absent(result, current)
             else:
-                obj = self.update(current, changes)
-        after = copy.deepcopy(current)
-        after.update(changes)
-        result[self.return_key] = self.shape(obj)
-        if self.ph.diff_mode:
-            result["diff"] = dict(before=self.managed_view(current, desired),
-                                  after=self.managed_view(after, desired))
+                self._present(result, current)
+        except PostHogError as exc:
+            raise self._failure(result, Failure.of(self.explain(exc)))
+        except Failure as failure:
+            raise self._failure(result, failure)
         return result
 
-    def ensure_absent(self, current=None, found=False):
-        if not found:
-            current = self.find()
-        result = dict(changed=current is not None)
-        result[self.return_key] = {}
-        if current is not None:
-            if not self.ph.check_mode:
-                self.delete(current)
-            if self.ph.diff_mode:
-                result["diff"] = dict(before=self.managed_view(current, self.desired()), after={})
-        return result
+    def _failure(self, result, failure):
+        """A failure after a write says so: ``changed`` and the object as it stands."""
+        if result.written:
+            failure.extra["changed"] = True
+            if self.return_key and self.return_key not in failure.extra and result.obj is not None:
+                failure.extra[self.return_key] = self.shape(result.obj)
+        return failure
 
-    def run(self):
-        """Converge to ``state`` and exit the module."""
-        state = self.params.get("state", "present")
-        if state == "absent":
-            result = self.ensure_absent()
+    def _absent(self, result, current):
+        result.obj = {}
+        if current is None:
+            return
+        result.before = self.view(current, self.desired())
+        if not self.task.check_mode:
+            self.delete(current)
+        result.did("deleted", not self.task.check_mode)
+
+    def _present(self, result, current):
+        desired = self.desired()
+        created = current is None
+        if created:
+            why = self.missing()
+            if why:
+                raise Failure(why)
+            self._create(result, desired)
         else:
-            result = self.ensure_present()
-        self.ph.exit(**result)
+            frozen = sorted(set(self.changes(current, desired)) & set(self.frozen))
+            if frozen:
+                raise Failure("%s: %s cannot be changed after creation (PostHog keeps the first value); "
+                              "delete and recreate the object to change it" % (self.identity(), ", ".join(frozen)))
+            result.obj = current
+            result.before = self.view(current, desired)
+        self._run_steps(result, created)
+        after = self.view(result.obj, desired)
+        after.update(result.after)
+        result.after = after
+        result.obj = self.shape(result.obj)
+
+    def _create(self, result, desired):
+        payload = self.create_payload(desired)
+        if self.task.check_mode:
+            result.obj = self.predict_create(payload)
+            result.did("created", False)
+            return
+        answer = self.create(payload)
+        obj = expect_object(answer, "POST", self.collection_path(), "creating %s" % self.identity())
+        result.obj = obj
+        result.did("created", True)
+        result.obj = self.after_create(obj, payload)
+
+    def _run_steps(self, result, created):
+        for step in self.steps:
+            if created and step is UPDATE and not self.update_after_create:
+                continue
+            plan = step.plan(self, result)
+            if not plan:
+                continue
+            if self.task.check_mode:
+                result.obj = step.predict(self, result, plan)
+            else:
+                result.obj = step.apply(self, result, plan)
+            result.did(step.describe(plan), not self.task.check_mode)
+
+
+class Listing:
+    """The objects of one collection, read once for the items of a list and kept in step with
+    what each item's :meth:`Resource.converge` returned. Only look-ups are served from it: a GET by
+    id, every write and every re-read while recovering a lost answer go to the server."""
+
+    def __init__(self):
+        self._objects = None
+        self.reads = 0
+
+    def objects(self, resource):
+        if self._objects is None:
+            self._objects = [obj for obj in resource.candidates(None, None) if resource.manageable(obj)]
+            self.reads += 1
+        return [copy.deepcopy(obj) for obj in self._objects]
+
+    def _index(self, obj_id):
+        for index, obj in enumerate(self._objects or []):
+            if obj.get("id") is not None and str(obj.get("id")) == str(obj_id):
+                return index
+        return None
+
+    def follow(self, before, result):
+        """Keep the listing true after an item: ``before`` is the object it found (or None)."""
+        if self._objects is None or not result.written:
+            return
+        obj = result.obj
+        old = self._index(before.get("id")) if before else None
+        if "deleted" in result.actions:
+            if old is not None:
+                del self._objects[old]
+        elif isinstance(obj, dict) and obj.get("id") is not None:
+            if old is not None:
+                self._objects[old] = copy.deepcopy(obj)
+            else:
+                self._objects.append(copy.deepcopy(obj))
+        else:
+            self._objects = None  # an answer it cannot follow: read again
+
+
+class Planner:
+    """A set of objects converged together (the invites of a task, a roster).
+
+    ``plan()`` reads (GETs only) and returns a plan with ``changed``; ``apply(plan, progress)``
+    makes the writes, recording each in ``progress``; ``report(plan)`` gives the return values and
+    ``diff(plan)`` the ``(before, after)`` pair. The flow (check mode, what was applied before a
+    failure) is the engine's.
+    """
+
+    return_key = None
+
+    def __init__(self, task, params):
+        self.task = task
+        self.client = task.client
+        self.params = params
+
+    @staticmethod
+    def validate_task(params):
+        """hook: problems with the task's options, found without any request."""
+        return []
+
+    def validate(self):
+        """hook: problems found without any request."""
+        return []
+
+    def problems(self):
+        return list(self.validate())
+
+    progress_kinds = ()             # what apply() records, returned (as lists) when a write fails
+
+    def plan(self):
+        """hook: read and decide; returns the plan."""
+        raise NotImplementedError
+
+    def changed(self, plan):
+        """hook: whether the plan writes anything."""
+        raise NotImplementedError
+
+    def apply(self, plan, progress):
+        raise NotImplementedError
+
+    def report(self, plan):
+        raise NotImplementedError
+
+    def diff(self, plan):
+        return {}, {}
+
+    def explain(self, error):
+        """hook: add what a person can do to a PostHogError from a write; returns it."""
+        return error
+
+    def converge(self):
+        plan = self.plan()
+        result = Result(None)
+        result.changed = bool(self.changed(plan))
+        if result.changed and not self.task.check_mode:
+            progress = Progress(self.progress_kinds)
+            try:
+                self.apply(plan, progress)
+            except (PostHogError, Failure) as exc:
+                failure = Failure.of(self.explain(exc)) if isinstance(exc, PostHogError) else exc
+                done = progress.summary()
+                if done:
+                    failure.msg = "%s%s Applied before this failure: %s." % (
+                        failure.msg.rstrip(), "" if failure.msg.rstrip().endswith(".") else ".", done)
+                failure.extra.update(progress.done)
+                failure.extra["changed"] = progress.wrote
+                raise failure
+        result.extra = self.report(plan)
+        result.before, result.after = self.diff(plan)
+        return result
+
+
+class Progress:
+    """What a planner has written so far, by kind (``invited``, ``removed``...), to say so if a
+    later write fails."""
+
+    def __init__(self, kinds=()):
+        self.done = dict((kind, []) for kind in kinds)
+        self.wrote = False
+
+    def record(self, kind, *items):
+        self.done.setdefault(kind, []).extend(items)
+        if items:
+            self.wrote = True
+
+    def summary(self):
+        parts = []
+        for kind, items in self.done.items():
+            if items:
+                parts.append("%s %s" % (kind, ", ".join(i["email"] if isinstance(i, dict) else str(i) for i in items)))
+        return "; ".join(parts)
+
+
+def converge_many(list_option, resources, labels):
+    """Converge each resource of a list in order, over one :class:`Listing`; returns a Result
+    whose ``obj`` is the list of objects and whose diff is a list, one entry per changed item.
+
+    ``labels`` name the items (``batch_exports[1] (batch export 'x')``). When one fails, the task
+    fails naming it, with what the items before it changed and their objects.
+    """
+    combined = Result(None)
+    objects = []
+    diffs = []
+    for resource, label in zip(resources, labels):
+        try:
+            result = resource.converge()
+        except Failure as failure:
+            extra = dict(failure.extra)
+            extra.pop(resource.return_key, None)
+            detail = ""
+            if objects:
+                detail = "%s %d item(s) were converged (%s)" % (
+                    " Before it," if failure.msg.endswith(".") else "; before it,", len(objects),
+                    "changed" if combined.changed else "nothing changed")
+            extra["changed"] = combined.changed or bool(extra.get("changed"))
+            extra[list_option] = objects
+            if diffs:
+                extra["diff"] = diffs
+            raise Failure("%s: %s%s" % (label, failure.msg or "failed", detail), **extra)
+        if resource.listing is not None:
+            resource.listing.follow(resource.found, result)
+        combined.changed = combined.changed or result.changed
+        objects.append(result.obj)
+        if result.changed and (result.before or result.after):
+            diffs.append(dict(before=result.before, after=result.after, before_header=label, after_header=label))
+    combined.extra[list_option] = objects
+    combined.diffs = diffs
+    return combined

@@ -117,78 +117,14 @@ batch_export:
 """
 
 from ansible_collections.posthog.admin.plugins.module_utils._batch_export import (
-    backfill_ids,
-    backfill_recover,
-    check_timestamp,
-    find_batch_export,
-    parse_timestamp,
+    BACKFILL_ARGUMENT_SPEC,
+    BatchExportBackfill,
 )
-from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
-
-
-def request_backfill(ph, export, body):
-    """POST the backfill through the export's project; the answer of PostHog."""
-    if export.get("team_id") is not None:
-        base = "/api/projects/%s/batch_exports/%s/" % (export["team_id"], export["id"])
-    else:
-        base = ph.org_path("batch_exports", export["id"])
-    context = "requesting a backfill of batch export %r" % export.get("name")
-    recover = None
-    if export.get("team_id") is not None:
-        # A backfill is not idempotent: note the newest ones first, so that a lost answer can be
-        # recognised (the backfill is there now) instead of failing or requesting it twice.
-        backfills = base + "backfills/"
-        before = backfill_ids(ph.client, backfills, context="reading the backfills of batch export %r"
-                              % export.get("name"))
-        if before is not None:
-            recover = backfill_recover(ph.client, backfills, body["start_at"], body["end_at"], before,
-                                       context="looking for the backfill just requested")
-    try:
-        return ph.client.post(base + "backfill/", body, context=context, recover=recover)
-    except PostHogError as exc:
-        if exc.status != 404:
-            raise
-    return ph.client.post(base + "backfills/", body, context=context, recover=recover)
-
-
-def backfill(ph):
-    params = ph.params
-    export = find_batch_export(ph, ph.org_path("batch_exports"), params.get("id"), params.get("name"))
-    if export is None:
-        what = "with id %s" % params["id"] if params.get("id") else repr(params.get("name"))
-        ph.fail("batch export %s not found in the organization" % what)
-    body = dict(start_at=params["start_at"], end_at=params["end_at"])
-    result = dict(batch_export_id=export["id"], start_at=body["start_at"], end_at=body["end_at"], backfill_id=None)
-    if not ph.check_mode:
-        answer = request_backfill(ph, export, body)
-        if isinstance(answer, dict):
-            result["backfill_id"] = answer.get("backfill_id")
-            if answer.get("id") == export["id"]:
-                export = answer
-    ph.exit(changed=True, backfill=result, batch_export=export)
+from ansible_collections.posthog.admin.plugins.module_utils._module import run_module
 
 
 def main():
-    ph = PostHogModule(
-        argument_spec=dict(
-            id=dict(type="str"),
-            name=dict(type="str"),
-            start_at=dict(type="str", required=True),
-            end_at=dict(type="str", required=True),
-        ),
-        organization=True,
-        required_one_of=[("id", "name")],
-        supports_check_mode=True,
-    )
-    params = ph.params
-    for option in ("start_at", "end_at"):
-        problem = check_timestamp(option, params[option])
-        if problem:
-            ph.fail(problem)
-    if parse_timestamp(params["start_at"])[0] >= parse_timestamp(params["end_at"])[0]:
-        ph.fail("start_at (%s) must be before end_at (%s)" % (params["start_at"], params["end_at"]))
-    ph.run(backfill)
+    run_module(BatchExportBackfill, BACKFILL_ARGUMENT_SPEC, required_one_of=[("id", "name")])
 
 
 if __name__ == "__main__":

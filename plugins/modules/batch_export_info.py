@@ -93,35 +93,12 @@ batch_exports:
           data_interval_end: "2026-01-31T10:00:00Z"
 """
 
-from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
-
-
-def list_batch_exports(ph):
-    params = ph.params
-    path = ph.org_path("batch_exports")
-    if params.get("id"):
-        found = ph.client.get_or_none("%s%s/" % (path, params["id"]), context="reading batch export %s" % params["id"])
-        exports = [found] if found else []
-    else:
-        exports = ph.client.list_all(path, context="listing batch exports")
-    if params.get("name") is not None:
-        exports = [e for e in exports if e.get("name") == params["name"]]
-    if params.get("paused") is not None:
-        exports = [e for e in exports if bool(e.get("paused")) == params["paused"]]
-    ph.exit(changed=False, batch_exports=exports)
+from ansible_collections.posthog.admin.plugins.module_utils._batch_export import INFO_ARGUMENT_SPEC, read_batch_exports
+from ansible_collections.posthog.admin.plugins.module_utils._module import run_info
 
 
 def main():
-    ph = PostHogModule(
-        argument_spec=dict(
-            id=dict(type="str"),
-            name=dict(type="str"),
-            paused=dict(type="bool"),
-        ),
-        organization=True,
-        supports_check_mode=True,
-    )
-    ph.run(list_batch_exports)
+    run_info(INFO_ARGUMENT_SPEC, read_batch_exports)
 
 
 if __name__ == "__main__":

@@ -324,87 +324,12 @@ diff:
       sso_enforcement: google-oauth2
 """
 
-from ansible_collections.posthog.admin.plugins.module_utils._domain import (
-    SSO_PROVIDERS,
-    Domain,
-    domain_problem,
-    normalise_domain,
-    settings_problems,
-)
-from ansible_collections.posthog.admin.plugins.module_utils._many import Snapshot, item_spec, run_items
-from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
-
-ITEM_OPTIONS = ("state", "domain", "id", "jit_provisioning_enabled", "sso_enforcement", "saml_entity_id",
-                "saml_acs_url", "saml_x509_cert")
-
-
-def check_params(ph):
-    """Normalise ``ph.params`` in place; the problems PostHog would refuse, found before any request."""
-    params = ph.params
-    problems = []
-    if params.get("domain") is not None:
-        params["domain"] = normalise_domain(params["domain"])
-        problem = domain_problem(params["domain"])
-        if problem:
-            problems.append(problem)
-    elif params.get("id") is None:
-        problems.append("one of domain or id is required")
-    problems.extend(settings_problems(params))
-    sso = params.get("sso_enforcement")
-    if sso and sso not in SSO_PROVIDERS:
-        ph.module.warn("sso_enforcement %r is not a login method PostHog knows (%s); PostHog stores it, but "
-                       "enforcement would not match any provider" % (sso, ", ".join(SSO_PROVIDERS)))
-    return problems
-
-
-def label(params):
-    if params.get("domain") is not None:
-        return "domain %r" % params["domain"]
-    if params.get("id") is not None:
-        return "domain with id %s" % params["id"]
-    return "no domain or id given"
-
-
-def identities(params):
-    return [(name, params[name]) for name in ("domain", "id") if params.get(name) is not None]
+from ansible_collections.posthog.admin.plugins.module_utils._domain import ARGUMENT_SPEC, Domain
+from ansible_collections.posthog.admin.plugins.module_utils._module import run_module
 
 
 def main():
-    spec = dict(
-        state=dict(type="str", default="present", choices=["present", "verified", "absent"]),
-        domain=dict(type="str"),
-        id=dict(type="str"),
-        jit_provisioning_enabled=dict(type="bool"),
-        sso_enforcement=dict(type="str"),
-        saml_entity_id=dict(type="str"),
-        saml_acs_url=dict(type="str"),
-        saml_x509_cert=dict(type="str"),
-        verify_timeout=dict(type="int", default=60),
-        verify_interval=dict(type="int", default=5),
-    )
-    spec["domains"] = dict(type="list", elements="dict", options=item_spec(spec, ITEM_OPTIONS))
-    ph = PostHogModule(
-        argument_spec=spec,
-        organization=True,
-        required_one_of=[("id", "domain", "domains")],
-        mutually_exclusive=[("domains", "domain"), ("domains", "id")],
-        supports_check_mode=True,
-    )
-    params = ph.params
-    problems = []
-    if params["verify_timeout"] < 0:
-        problems.append("verify_timeout must be 0 or more seconds")
-    if params["verify_interval"] < 1:
-        problems.append("verify_interval must be at least 1 second")
-    if params.get("domains") is None:
-        problems = check_params(ph) + problems
-    if problems:
-        ph.fail("; ".join(problems))
-    if params.get("domains") is not None:
-        ph.run(lambda ph: run_items(ph, "domains", ITEM_OPTIONS, "domain", Snapshot(ph.org_path("domains")),
-                                    check_params, Domain, label, keys=identities))
-    else:
-        ph.run(lambda ph: Domain(ph).run())
+    run_module(Domain, ARGUMENT_SPEC, required_one_of=[("id", "domain")])
 
 
 if __name__ == "__main__":

@@ -83,34 +83,12 @@ domains:
         value: 3Yy0mWQ9h6VrTqk2sZl1cJbXn8uEo4dPaGf7iHwKx5M
 """
 
-from ansible_collections.posthog.admin.plugins.module_utils._domain import normalise_domain, with_verification
-from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
-
-
-def list_domains(ph):
-    params = ph.params
-    if params.get("id"):
-        found = ph.client.get_or_none(ph.org_path("domains", params["id"]),
-                                      context="reading domain %s" % params["id"])
-        domains = [found] if found else []
-    else:
-        domains = ph.client.list_all(ph.org_path("domains"), context="listing domains")
-    if params.get("domain") is not None:
-        wanted = normalise_domain(params["domain"])
-        domains = [d for d in domains if d.get("domain") == wanted]
-    ph.exit(changed=False, domains=[with_verification(d) for d in domains])
+from ansible_collections.posthog.admin.plugins.module_utils._domain import INFO_ARGUMENT_SPEC, read_domains
+from ansible_collections.posthog.admin.plugins.module_utils._module import run_info
 
 
 def main():
-    ph = PostHogModule(
-        argument_spec=dict(
-            domain=dict(type="str"),
-            id=dict(type="str"),
-        ),
-        organization=True,
-        supports_check_mode=True,
-    )
-    ph.run(list_domains)
+    run_info(INFO_ARGUMENT_SPEC, read_domains)
 
 
 if __name__ == "__main__":

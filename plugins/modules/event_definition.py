@@ -255,81 +255,12 @@ diff:
       verified: true
 """
 
-from ansible_collections.posthog.admin.plugins.module_utils._event_definition import (
-    EventDefinition,
-    validate_params,
-)
-from ansible_collections.posthog.admin.plugins.module_utils._many import Snapshot, item_spec, run_items
-from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
-
-ITEM_OPTIONS = ("state", "name", "id", "description", "tags", "owner", "verified", "hidden")
-
-
-def check_params(ph):
-    """The problems PostHog would refuse, found before any request."""
-    problems = validate_params(ph.params)
-    if ph.params.get("name") is None and ph.params.get("id") is None:
-        problems.insert(0, "one of name or id is required")
-    return problems
-
-
-def label(params):
-    if params.get("name") is not None:
-        return "event definition %r" % params["name"]
-    if params.get("id") is not None:
-        return "event definition with id %s" % params["id"]
-    return "no name or id given"
-
-
-def identities(params):
-    keys = []
-    if params.get("name") is not None:
-        keys.append(("name", params["name"]))
-    if params.get("id") is not None:
-        keys.append(("id", params["id"].strip().lower()))
-    return keys
-
-
-def item_builder():
-    """Builds each item's EventDefinition; an owner resolved for one item is known to the next."""
-    members = {}
-
-    def build(item_ph):
-        resource = EventDefinition(item_ph)
-        resource._members = members  # pylint: disable=protected-access
-        return resource
-    return build
+from ansible_collections.posthog.admin.plugins.module_utils._event_definition import ARGUMENT_SPEC, EventDefinition
+from ansible_collections.posthog.admin.plugins.module_utils._module import run_module
 
 
 def main():
-    spec = dict(
-        state=dict(type="str", default="present", choices=["present", "absent"]),
-        name=dict(type="str"),
-        id=dict(type="str"),
-        description=dict(type="str"),
-        tags=dict(type="list", elements="str"),
-        owner=dict(type="str"),
-        verified=dict(type="bool"),
-        hidden=dict(type="bool"),
-    )
-    spec["event_definitions"] = dict(type="list", elements="dict", options=item_spec(spec, ITEM_OPTIONS))
-    ph = PostHogModule(
-        argument_spec=spec,
-        project=True,
-        required_one_of=[("id", "name", "event_definitions")],
-        mutually_exclusive=[("event_definitions", "name"), ("event_definitions", "id")],
-        supports_check_mode=True,
-    )
-    if ph.params.get("event_definitions") is not None:
-        # The list filter of EventDefinition.list_matches, without its per-object ``search``.
-        snapshot = Snapshot("/api/projects/%s/event_definitions/" % ph.project_id, params={"event_type": "event"})
-        ph.run(lambda ph: run_items(ph, "event_definitions", ITEM_OPTIONS, "event_definition", snapshot,
-                                    check_params, item_builder(), label, keys=identities))
-    else:
-        problems = check_params(ph)
-        if problems:
-            ph.fail("; ".join(problems))
-        ph.run(lambda ph: EventDefinition(ph).run())
+    run_module(EventDefinition, ARGUMENT_SPEC, scope=("project_id",), required_one_of=[("id", "name")])
 
 
 if __name__ == "__main__":

@@ -113,53 +113,15 @@ event_definitions:
       created_at: "2026-11-01T08:00:00Z"
 """
 
-from ansible_collections.posthog.admin.plugins.module_utils._event_definition import validate_params
-from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
-
-
-def list_event_definitions(ph):
-    params = ph.params
-    path = "/api/projects/%s/event_definitions/" % ph.project_id
-    if params.get("id"):
-        found = ph.client.get_or_none("%s%s/" % (path, params["id"].strip()),
-                                      context="reading event definition %s" % params["id"])
-        definitions = [found] if found else []
-    else:
-        query = dict(event_type=params["event_type"])
-        search = " ".join(x for x in (params.get("search"), params.get("name")) if x)
-        if search:
-            query["search"] = search
-        if params.get("exclude_hidden"):
-            query["exclude_hidden"] = "true"
-        if params.get("ordering"):
-            query["ordering"] = list(params["ordering"])  # repeated, as PostHog reads it
-        definitions = ph.client.list_all(path, params=query,
-                                         context="listing event definitions of project %s" % ph.project_id)
-    if params.get("name") is not None:
-        definitions = [d for d in definitions if d.get("name") == params["name"]]
-    ph.exit(changed=False, event_definitions=definitions)
+from ansible_collections.posthog.admin.plugins.module_utils._event_definition import (
+    INFO_ARGUMENT_SPEC,
+    read_event_definitions,
+)
+from ansible_collections.posthog.admin.plugins.module_utils._module import run_info
 
 
 def main():
-    ph = PostHogModule(
-        argument_spec=dict(
-            id=dict(type="str"),
-            name=dict(type="str"),
-            search=dict(type="str"),
-            event_type=dict(type="str", default="event",
-                            choices=["event", "all", "action_event", "event_posthog", "event_custom"]),
-            exclude_hidden=dict(type="bool", default=False),
-            ordering=dict(type="list", elements="str",
-                          choices=["name", "-name", "last_seen_at", "-last_seen_at", "last_seen_at::date",
-                                   "-last_seen_at::date"]),
-        ),
-        project=True,
-        supports_check_mode=True,
-    )
-    problems = validate_params(dict(id=ph.params.get("id"), name=ph.params.get("name")))
-    if problems:
-        ph.fail("; ".join(problems))
-    ph.run(list_event_definitions)
+    run_info(INFO_ARGUMENT_SPEC, read_event_definitions, scope=("project_id",))
 
 
 if __name__ == "__main__":

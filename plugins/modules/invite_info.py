@@ -82,36 +82,12 @@ invites:
       updated_at: "2026-11-22T10:00:00Z"
 """
 
-from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
-from ansible_collections.posthog.admin.plugins.module_utils import _people as people_utils
-
-
-def list_invites(ph):
-    params = ph.params
-    key = None
-    if params.get("email") is not None:
-        try:
-            key = people_utils.email_key(params["email"])
-        except ValueError as exc:
-            ph.fail(str(exc))
-    invites = people_utils.list_invites(ph)
-    if key is not None:
-        invites = [i for i in invites if (i.get("target_email") or "").lower() == key]
-    if not params["include_expired"]:
-        invites = [i for i in invites if not i.get("is_expired")]
-    ph.exit(changed=False, invites=[people_utils.with_level_name(i) for i in invites])
+from ansible_collections.posthog.admin.plugins.module_utils._module import run_info
+from ansible_collections.posthog.admin.plugins.module_utils._people import INVITE_INFO_ARGUMENT_SPEC, read_invites
 
 
 def main():
-    ph = PostHogModule(
-        argument_spec=dict(
-            email=dict(type="str"),
-            include_expired=dict(type="bool", default=True),
-        ),
-        organization=True,
-        supports_check_mode=True,
-    )
-    ph.run(list_invites)
+    run_info(INVITE_INFO_ARGUMENT_SPEC, read_invites)
 
 
 if __name__ == "__main__":

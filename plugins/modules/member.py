@@ -118,128 +118,13 @@ diff:
       level: admin
 """
 
-import copy
-import uuid
-
-from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
-from ansible_collections.posthog.admin.plugins.module_utils import _people as people_utils
-
-
-def find_member(ph, email, user_uuid):
-    if user_uuid is not None:
-        for member in people_utils.list_members(ph):
-            if canonical_uuid((member.get("user") or {}).get("uuid")) == user_uuid:
-                return member
-        return None
-    key = email.lower()
-    for query in (dict(email=email), dict(search=email)):
-        for member in people_utils.list_members(ph, **query):
-            if people_utils.member_email(member).lower() == key:
-                return member
-    return None
-
-
-def who(ph, email, user_uuid):
-    return email if email is not None else "the user %s" % user_uuid
-
-
-def not_a_member(ph, email, user_uuid):
-    message = ("%s is not a member of the organization. PostHog cannot add members directly: invite them "
-               "with posthog.admin.invite (or list them in posthog.admin.roster); they become members when "
-               "they accept." % who(ph, email, user_uuid))
-    if email is not None:
-        found = people_utils.index_invites(people_utils.list_invites(ph)).get(email.lower())
-        status, level = people_utils.invite_status(found)
-        if status == "invited":
-            message += " A pending invite at level %s exists (sent %s)." % (
-                people_utils.level_name(level), found[0].get("created_at"))
-        elif status == "invite_expired":
-            message += " Their invite has expired; send a new one with posthog.admin.invite and resend_expired: true."
-    ph.fail(message)
-
-
-def view(member, level=None):
-    return dict(email=people_utils.member_email(member),
-                level=people_utils.level_name(level if level is not None else member.get("level")))
-
-
-def run(ph):
-    params = ph.params
-    email = params.get("email")
-    user_uuid = params.get("user_uuid")
-    if email is not None:
-        try:
-            email = people_utils.normalize_email(email)
-        except ValueError as exc:
-            ph.fail(str(exc))
-    if user_uuid is not None:
-        user_uuid = canonical_uuid(user_uuid)
-        if user_uuid is None:
-            ph.fail("user_uuid must be a UUID such as 0190a3f4-0000-7000-8000-000000000001, got %r" % params["user_uuid"])
-    member = find_member(ph, email, user_uuid)
-    state = params["state"]
-    result = dict(changed=False, member={})
-    if state == "absent":
-        if member is not None:
-            result["changed"] = True
-            if not ph.check_mode:
-                uuid = member["user"]["uuid"]
-                try:
-                    ph.client.delete(people_utils.members_path(ph, uuid),
-                                     context="removing %s" % people_utils.member_email(member))
-                except PostHogError as exc:
-                    raise people_utils.explain(exc, "")
-            if ph.diff_mode:
-                result["diff"] = dict(before=view(member), after={})
-        ph.exit(**result)
-
-    if member is None:
-        not_a_member(ph, email, user_uuid)
-    wanted = people_utils.level_number(params["level"]) if params.get("level") else None
-    after = member
-    if wanted is not None and member.get("level") != wanted:
-        result["changed"] = True
-        if ph.check_mode:
-            after = copy.deepcopy(member)
-            after["level"] = wanted
-        else:
-            try:
-                after = ph.client.patch(people_utils.members_path(ph, member["user"]["uuid"]), dict(level=wanted),
-                                        context="changing the level of %s from %s to %s" % (
-                                            people_utils.member_email(member),
-                                            people_utils.level_name(member.get("level")),
-                                            people_utils.level_name(wanted)))
-            except PostHogError as exc:
-                raise people_utils.explain(exc, "")
-    result["member"] = people_utils.with_level_name(after)
-    if ph.diff_mode:
-        result["diff"] = dict(before=view(member), after=view(member, wanted))
-    ph.exit(**result)
-
-
-def canonical_uuid(value):
-    """The UUID in its usual lower-case, hyphenated form, or None."""
-    try:
-        return str(uuid.UUID(str(value).strip()))
-    except (TypeError, ValueError):
-        return None
+from ansible_collections.posthog.admin.plugins.module_utils._module import run_module
+from ansible_collections.posthog.admin.plugins.module_utils._people import MEMBER_ARGUMENT_SPEC, Member
 
 
 def main():
-    ph = PostHogModule(
-        argument_spec=dict(
-            state=dict(type="str", default="present", choices=["present", "absent"]),
-            email=dict(type="str"),
-            user_uuid=dict(type="str"),
-            level=dict(type="str", choices=["member", "admin", "owner"]),
-        ),
-        organization=True,
-        mutually_exclusive=[("email", "user_uuid")],
-        required_one_of=[("email", "user_uuid")],
-        supports_check_mode=True,
-    )
-    ph.run(run)
+    run_module(Member, MEMBER_ARGUMENT_SPEC, mutually_exclusive=[("email", "user_uuid")],
+               required_one_of=[("email", "user_uuid")])
 
 
 if __name__ == "__main__":

@@ -93,35 +93,12 @@ members:
         last_name: Doe
 """
 
-from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
-from ansible_collections.posthog.admin.plugins.module_utils import _people as people_utils
-
-
-def list_members(ph):
-    params = ph.params
-    search = params.get("search")
-    if search is not None and len(search) > 200:
-        ph.fail("search must be at most 200 characters (PostHog's limit), got %d" % len(search))
-    members = people_utils.list_members(ph, email=params.get("email"), search=search,
-                                        order=params["order"] if not search else None)
-    if params.get("level"):
-        wanted = people_utils.level_number(params["level"])
-        members = [m for m in members if m.get("level") == wanted]
-    ph.exit(changed=False, members=[people_utils.with_level_name(m) for m in members])
+from ansible_collections.posthog.admin.plugins.module_utils._module import run_info
+from ansible_collections.posthog.admin.plugins.module_utils._people import MEMBER_INFO_ARGUMENT_SPEC, read_members
 
 
 def main():
-    ph = PostHogModule(
-        argument_spec=dict(
-            email=dict(type="str"),
-            search=dict(type="str"),
-            level=dict(type="str", choices=["member", "admin", "owner"]),
-            order=dict(type="str", default="-joined_at", choices=["joined_at", "-joined_at"]),
-        ),
-        organization=True,
-        supports_check_mode=True,
-    )
-    ph.run(list_members)
+    run_info(MEMBER_INFO_ARGUMENT_SPEC, read_members)
 
 
 if __name__ == "__main__":

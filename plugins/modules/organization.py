@@ -131,52 +131,12 @@ diff:
       enforce_2fa: true
 """
 
-from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Resource
-
-SETTINGS = (
-    "is_member_join_email_enabled",
-    "enforce_2fa",
-    "members_can_invite",
-    "members_can_use_personal_api_keys",
-    "allow_publicly_shared_resources",
-    "is_ai_data_processing_approved",
-    "default_experiment_stats_method",
-)
-
-
-class Organization(Resource):
-    def __init__(self, ph):
-        fields = SETTINGS + (("name",) if ph.params.get("id") else ())
-        super(Organization, self).__init__(ph, "organization", "organization", "/api/organizations/", fields)
-
-    def create_payload(self, desired):
-        payload = dict(desired)
-        payload["name"] = self.params["name"]
-        return payload
+from ansible_collections.posthog.admin.plugins.module_utils._module import run_module
+from ansible_collections.posthog.admin.plugins.module_utils._organization import ARGUMENT_SPEC, Organization
 
 
 def main():
-    ph = PostHogModule(
-        argument_spec=dict(
-            state=dict(type="str", default="present", choices=["present", "absent"]),
-            id=dict(type="str"),
-            name=dict(type="str"),
-            is_member_join_email_enabled=dict(type="bool"),
-            enforce_2fa=dict(type="bool"),
-            members_can_invite=dict(type="bool"),
-            members_can_use_personal_api_keys=dict(type="bool"),
-            allow_publicly_shared_resources=dict(type="bool"),
-            is_ai_data_processing_approved=dict(type="bool"),
-            default_experiment_stats_method=dict(type="str", choices=["bayesian", "frequentist"]),
-        ),
-        required_one_of=[("id", "name")],
-        supports_check_mode=True,
-    )
-    name = ph.params.get("name")
-    if name is not None and not (0 < len(name.strip()) <= 64):
-        ph.fail("name must be 1 to 64 characters, not blank; got %d characters" % len(name))
-    ph.run(lambda ph: Organization(ph).run())
+    run_module(Organization, ARGUMENT_SPEC, scope=(), required_one_of=[("id", "name")])
 
 
 if __name__ == "__main__":

@@ -76,33 +76,12 @@ organizations:
           name: Default project
 """
 
-from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
-
-
-def list_organizations(ph):
-    params = ph.params
-    if params.get("id"):
-        found = ph.client.get_or_none("/api/organizations/%s/" % params["id"],
-                                      context="reading organization %s" % params["id"])
-        organizations = [found] if found else []
-    else:
-        organizations = ph.client.list_all("/api/organizations/", context="listing organizations")
-    for key in ("name", "slug"):
-        if params.get(key) is not None:
-            organizations = [o for o in organizations if o.get(key) == params[key]]
-    ph.exit(changed=False, organizations=organizations)
+from ansible_collections.posthog.admin.plugins.module_utils._module import run_info
+from ansible_collections.posthog.admin.plugins.module_utils._organization import INFO_ARGUMENT_SPEC, read_organizations
 
 
 def main():
-    ph = PostHogModule(
-        argument_spec=dict(
-            id=dict(type="str"),
-            name=dict(type="str"),
-            slug=dict(type="str"),
-        ),
-        supports_check_mode=True,
-    )
-    ph.run(list_organizations)
+    run_info(INFO_ARGUMENT_SPEC, read_organizations, scope=())
 
 
 if __name__ == "__main__":

@@ -139,70 +139,12 @@ activity:
       created_at: "2026-11-22T10:00:00Z"
 """
 
-from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import PostHogModule
-from ansible_collections.posthog.admin.plugins.module_utils._plugins import (
-    FAMILY_ACTIONS,
-    FAMILY_KINDS,
-    NO_PAK_HINT,
-    collection_path,
-    find_plugins,
-)
-
-
-def call_action(ph, path, what, params=None):
-    try:
-        return ph.client.get(path, params=params, context="reading %s" % what)
-    except PostHogError as exc:
-        if exc.status == 403 and "personal api key access" in (exc.detail or "").lower():
-            ph.module.fail_json(msg="Cannot read %s: %s." % (what, NO_PAK_HINT), error=exc.to_dict())
-        raise
-
-
-def list_plugins(ph):
-    params = ph.params
-    family = params["family"]
-    kind = FAMILY_KINDS[family]
-    wanted = [flag for flag in ("unused", "repository", "activity") if params[flag]]
-    missing = [flag for flag in wanted if flag not in FAMILY_ACTIONS[family]]
-    if missing:
-        ph.fail("%s cannot be used with family=%s: the PostHog API specification has no such action for %ss"
-                % (", ".join(missing), family, kind))
-    if params["activity_limit"] < 1:
-        ph.fail("activity_limit must be at least 1, got %d" % params["activity_limit"])
-    path = collection_path(ph, family)
-    result = dict(changed=False)
-    result["plugins"] = find_plugins(ph.client, path, plugin_id=params.get("id"), name=params.get("name"),
-                                     url=params.get("url"), context="listing %ss" % kind)
-    if params["unused"]:
-        answer = call_action(ph, path + "unused/", "the unused %ss" % kind) or []
-        # PostHog answers with ids; a server following the spec's shapes with plugin records.
-        result["unused"] = [item.get("id") if isinstance(item, dict) else item for item in answer]
-    if params["repository"]:
-        result["repository"] = call_action(ph, path + "repository/", "the plugin repository") or []
-    if params["activity"]:
-        answer = call_action(ph, path + "activity/", "the plugin activity",
-                             params=dict(limit=params["activity_limit"], page=1)) or {}
-        result["activity"] = answer.get("results", []) if isinstance(answer, dict) else list(answer)
-    ph.exit(**result)
+from ansible_collections.posthog.admin.plugins.module_utils._module import run_info
+from ansible_collections.posthog.admin.plugins.module_utils._plugins import INFO_ARGUMENT_SPEC, read_plugins
 
 
 def main():
-    ph = PostHogModule(
-        argument_spec=dict(
-            family=dict(type="str", required=True, choices=["destination", "frontend_app", "import_app"]),
-            id=dict(type="int"),
-            name=dict(type="str"),
-            url=dict(type="str"),
-            unused=dict(type="bool", default=False),
-            repository=dict(type="bool", default=False),
-            activity=dict(type="bool", default=False),
-            activity_limit=dict(type="int", default=10),
-        ),
-        organization=True,
-        supports_check_mode=True,
-    )
-    ph.run(list_plugins)
+    run_info(INFO_ARGUMENT_SPEC, read_plugins)
 
 
 if __name__ == "__main__":
