@@ -131,6 +131,7 @@ class PostHogModule:
             self.module.fail_json(msg=missing_required_lib("requests"), exception=REQUESTS_IMPORT_ERROR)
         try:
             self.client = client_from_params(self.params)
+            self.client.add_secrets(self.module.no_log_values)
         except PostHogError as exc:
             self.fail(exc)
         self._organization_id = None
