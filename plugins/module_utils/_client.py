@@ -435,7 +435,7 @@ def _deadline_adapter_class():
 
         def proxy_manager_for(self, proxy, **proxy_kwargs):
             manager = super(DeadlineAdapter, self).proxy_manager_for(proxy, **proxy_kwargs)
-            if type(manager) is ProxyManager:  # a SOCKS manager has pools of its own
+            if isinstance(manager, ProxyManager):  # not SOCKSProxyManager, whose pools are its own
                 manager.pool_classes_by_scheme = dict(pools)
             return manager
 
@@ -770,9 +770,11 @@ class PostHogClient:
             except PostHogError:
                 _close(response)
                 raise
-            except Exception:
+            except Exception as exc:
                 _close(response)
-                if deadline.passed():
+                # A connection that never opened stays what it is: nothing was sent, so even a POST
+                # may be repeated. Anything else cut by the deadline is a timeout.
+                if deadline.passed() and not _nothing_sent(exc):
                     raise _AttemptTimedOut()
                 raise
             if deadline.expired:  # the shut socket may have ended a body without a length early
@@ -981,14 +983,12 @@ class PostHogClient:
             page = self.request("GET", url, context=context)
             if isinstance(page, list) and number == 1:  # older PostHog served some lists unpaginated
                 self._check_results(page, shown, context, "answered a list that holds")
-                for item in page:
-                    yield item
+                yield from page
                 return
             results, link, count = self._check_page(page, shown, context)
             if number == 1:
                 allowed, why = self._page_allowance(count, len(results), query.get("limit"))
-            for item in results:
-                yield item
+            yield from results
             if link is None:
                 return
             empty = 0 if results else empty + 1
@@ -1067,6 +1067,11 @@ def _close(response):
             response.close()
         except Exception:  # pragma: no cover - closing a broken connection
             pass
+
+
+def _nothing_sent(exc):
+    return isinstance(exc, requests.exceptions.ConnectTimeout) or (
+        isinstance(exc, requests.exceptions.ConnectionError) and _is_refused(exc))
 
 
 def _is_refused(exc):

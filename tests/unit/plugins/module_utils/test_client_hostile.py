@@ -147,8 +147,8 @@ def test_next_link_is_rebuilt_on_the_configured_origin(server):
 
 def test_absolute_url_given_to_request_is_held_to_the_origin_too(server, other):
     client, dummy = make_client(server)
-    error = failure_of(lambda: client.get("http://127.0.0.1:%d\\@127.0.0.1:%d/api/x/" % (port_of(other),
-                                                                                          port_of(server))))
+    url = "http://127.0.0.1:%d\\@127.0.0.1:%d/api/x/" % (port_of(other), port_of(server))
+    error = failure_of(lambda: client.get(url))
     assert "Refusing to follow a URL that holds a backslash" in error.message
     assert other.requests == [] and server.requests == []
 
@@ -433,6 +433,38 @@ def test_post_past_its_deadline_is_not_repeated(server):
     assert len(server.requests) == 1
     assert "no complete answer within timeout (0.6 s)" in error.message
     assert "may have been applied" in error.message
+
+
+class SlowConnectSession:
+    """Stands in for requests.Session: the first connect times out after the attempt's deadline."""
+
+    def __init__(self, server):
+        import requests
+
+        self.real = requests.Session()
+        self.headers = self.real.headers
+        self.verify = None
+        self.calls = 0
+
+    def request(self, method, url, **kwargs):
+        import requests
+
+        self.calls += 1
+        if self.calls == 1:
+            time.sleep(0.4)
+            raise requests.exceptions.ConnectTimeout("connect timed out")
+        return self.real.request(method, url, **kwargs)
+
+
+def test_connect_timeout_past_the_deadline_still_lets_a_post_be_repeated(server):
+    server.script((201, {"id": "a"}))
+    session = SlowConnectSession(server)
+    waits = []
+    client = PostHogClient(host=server.url, api_key=KEY, session=session, timeout=0.2, retries=1,
+                           sleep=waits.append)
+    assert client.post("/api/organizations/", {"name": "x"}) == {"id": "a"}
+    assert session.calls == 2 and len(waits) == 1
+    assert client.retry_log[0].startswith("POST /api/organizations/: connection failed (ConnectTimeout)")
 
 
 @pytest.mark.parametrize("length", [True, False], ids=["content-length", "until-close"])
