@@ -192,7 +192,13 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
     @staticmethod
     def hostvars(org):
         level = org.get("membership_level")
-        projects = [dict(id=p.get("id"), name=p.get("name")) for p in (org.get("projects") or org.get("teams") or [])]
+        try:
+            level_text = level_name(level)
+        except (TypeError, ValueError):  # not a number: show what the server sent
+            level_text = str(level)
+        listed = org.get("projects") or org.get("teams") or []
+        projects = [dict(id=p.get("id"), name=p.get("name")) for p in (listed if isinstance(listed, list) else [])
+                    if isinstance(p, dict)]
         member_count = org.get("member_count")
         try:
             member_count = int(member_count) if member_count is not None else None
@@ -202,7 +208,7 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
             "posthog_id": org.get("id"),
             "posthog_name": org.get("name"),
             "posthog_slug": org.get("slug"),
-            "posthog_membership_level": level_name(level),
+            "posthog_membership_level": level_text,
             "posthog_membership_level_number": level,
             "posthog_member_count": member_count,
             "posthog_projects": projects,

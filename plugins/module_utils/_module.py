@@ -175,6 +175,7 @@ def _ansible_module(argument_spec, scope, kwargs):
 def _task(module):
     try:
         client = client_from_params(module.params)
+        client.add_secrets(module.no_log_values)  # masked in every form a server may echo them in
     except PostHogError as exc:
         module.fail_json(msg=exc.message)
     return Task(client, module.params, check_mode=module.check_mode, diff_mode=module._diff)

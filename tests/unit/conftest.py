@@ -1,7 +1,11 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026, posthog.admin contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Shared fixtures: a scripted HTTP server on 127.0.0.1 that answers from a queue and records requests."""
+"""Shared fixtures: a scripted HTTP server on 127.0.0.1 that answers from a queue and records requests.
+
+Besides JSON (or bytes) payloads and "DROP", a queued payload may be a ``Raw`` body (any content
+type, with or without a Content-Length) or a ``Trickle`` (an answer sent a byte at a time), to play
+a broken or hostile server."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -9,17 +13,44 @@ __metaclass__ = type
 
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 
+class Raw:
+    """A body sent as given: ``content_type``, and without a Content-Length (ended by closing the
+    connection) when ``length`` is false."""
+
+    def __init__(self, data, content_type="application/json", length=True):
+        self.data = data if isinstance(data, bytes) else data.encode()
+        self.content_type = content_type
+        self.length = length
+
+
+class Trickle:
+    """An answer sent one byte every ``interval`` seconds: the body only (after whole headers that
+    announce ``size`` bytes), or the whole answer from its status line when ``headers`` is true.
+    Stops when the client hangs up (its time is recorded in ``ScriptedServer.hangups``)."""
+
+    def __init__(self, interval=0.3, size=1000, headers=False):
+        self.interval = interval
+        self.size = size
+        self.headers = headers
+
+
 class ScriptedServer:
     """Answers each request with the next queued (status, body, headers); records what it got."""
+
+    Raw = Raw
+    Trickle = Trickle
 
     def __init__(self):
         self.queue = []
         self.requests = []
+        self.hangups = []
+        self.stopping = False
         self.lock = threading.Lock()
         server = self
 
@@ -33,24 +64,57 @@ class ScriptedServer:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
                 with server.lock:
-                    server.requests.append(dict(method=self.command, path=self.path,
+                    server.requests.append(dict(method=self.command, path=self.path, at=time.monotonic(),
                                                 headers=dict(self.headers), body=body.decode() or None))
                     if server.queue:
                         status, payload, headers = server.queue.pop(0)
                     else:
                         status, payload, headers = 500, {"detail": "nothing scripted"}, {}
-                if payload == "DROP":
+                if isinstance(payload, str) and payload == "DROP":
                     self.close_connection = True
                     self.connection.shutdown(2)
                     return
-                data = b"" if payload is None else (payload if isinstance(payload, bytes) else json.dumps(payload).encode())
+                if isinstance(payload, Trickle):
+                    self._trickle(status, payload)
+                    return
+                content_type, length = "application/json", True
+                if isinstance(payload, Raw):
+                    data, content_type, length = payload.data, payload.content_type, payload.length
+                else:
+                    data = b"" if payload is None else (payload if isinstance(payload, bytes) else json.dumps(payload).encode())
                 self.send_response(status)
                 for key, value in (headers or {}).items():
                     self.send_header(key, value)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
+                self.send_header("Content-Type", content_type)
+                if length:
+                    self.send_header("Content-Length", str(len(data)))
+                else:
+                    self.send_header("Connection", "close")
+                    self.close_connection = True
                 self.end_headers()
                 self.wfile.write(data)
+
+            def _trickle(self, status, trickle):
+                body = b" " * trickle.size
+                head = ("HTTP/1.1 %d OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+                        % (status, len(body))).encode()
+                if trickle.headers:
+                    data = head + body
+                else:
+                    self.wfile.write(head)
+                    self.wfile.flush()
+                    data = body
+                self.close_connection = True
+                try:
+                    for index in range(len(data)):
+                        if server.stopping:
+                            return
+                        self.wfile.write(data[index:index + 1])
+                        self.wfile.flush()
+                        time.sleep(trickle.interval)
+                except OSError:  # the client hung up
+                    with server.lock:
+                        server.hangups.append(time.monotonic())
 
             do_GET = do_POST = do_PATCH = do_DELETE = do_PUT = _serve
 
@@ -66,6 +130,7 @@ class ScriptedServer:
             self.queue.append(response)
 
     def stop(self):
+        self.stopping = True
         self.httpd.shutdown()
         self.httpd.server_close()
 
@@ -153,3 +218,11 @@ def run_module(server):
 def page(*items):
     """A PostHog list envelope of ``items``."""
     return {"count": len(items), "next": None, "previous": None, "results": list(items)}
+
+
+@pytest.fixture
+def other_server():
+    """A second scripted server, e.g. where a hostile link would like the API key to go."""
+    srv = ScriptedServer()
+    yield srv
+    srv.stop()

@@ -1,0 +1,121 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The organizations inventory plugin against a hostile or broken server and a bad API key: it fails
+with the client's clear message, never shows the key, and never sends it anywhere else."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from ansible_collections.posthog.admin.plugins.inventory.organizations import InventoryModule
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+KEY = "phx_unit_test_key_0123456789abcdefghijklmnopqrstuv"
+
+# Runs in a child process, so ansible-core loads the plugin through its own collection loader; prints
+# the hosts, or the class and text of what the plugin raised.
+PARSE = r"""
+import json, sys
+from ansible.inventory.data import InventoryData
+from ansible.parsing.dataloader import DataLoader
+try:
+    from ansible.plugins.loader import init_plugin_loader
+except ImportError:
+    init_plugin_loader = None
+if init_plugin_loader is not None:
+    init_plugin_loader()
+from ansible.plugins.loader import inventory_loader
+plugin = inventory_loader.get("posthog.admin.organizations")
+inventory = InventoryData()
+try:
+    plugin.parse(inventory, DataLoader(), sys.argv[1], cache=False)
+    print(json.dumps({"hosts": sorted(inventory.hosts)}))
+except Exception as exc:
+    print(json.dumps({"error": type(exc).__name__, "message": str(exc)}))
+"""
+
+
+def collections_root():
+    parts = HERE.split(os.sep)
+    if "ansible_collections" not in parts:
+        return None
+    return os.sep.join(parts[:parts.index("ansible_collections")])
+
+
+def parse(server, tmp_path, api_key_yaml=None, extra=""):
+    root = collections_root()
+    if root is None:
+        pytest.skip("run from a built collection copy (make units)")
+    path = tmp_path / "unit.posthog.yml"
+    key = api_key_yaml if api_key_yaml is not None else "api_key: %s\n" % KEY
+    path.write_text("plugin: posthog.admin.organizations\nhost: %s\nretries: 0\n%s%s" % (server.url, key, extra))
+    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=root, ANSIBLE_INVENTORY_UNPARSED_WARNING="false",
+               ANSIBLE_LOCALHOST_WARNING="false")
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run([sys.executable, "-c", PARSE, str(path)], env=env, capture_output=True, text=True,
+                          check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert KEY not in done.stdout + done.stderr
+    return result
+
+
+def test_api_key_from_a_block_scalar_fails_and_is_never_shown(server, tmp_path):
+    result = parse(server, tmp_path, api_key_yaml="api_key: |\n  %s\n" % KEY)
+    assert result["error"] == "AnsibleError"
+    assert result["message"].startswith("posthog.admin.organizations: api_key contains whitespace or control "
+                                        "characters (it ends with a newline); ")
+    assert server.requests == []
+
+
+def test_backslash_next_link_is_refused_and_the_other_host_gets_nothing(server, other_server, tmp_path):
+    other_port = int(other_server.url.rsplit(":", 1)[1])
+    port = int(server.url.rsplit(":", 1)[1])
+    server.script((200, {"count": 2, "next": "http://127.0.0.1:%d\\@127.0.0.1:%d/api/organizations/?offset=1"
+                         % (other_port, port), "results": [{"id": "o1", "slug": "o1"}]}))
+    result = parse(server, tmp_path)
+    assert result["error"] == "AnsibleError"
+    assert result["message"] == (
+        "posthog.admin.organizations: listing organizations for the inventory: Refusing to follow a pagination "
+        "link that holds a backslash (HTTP libraries disagree on which host such a link names); the API key is "
+        "only ever sent to %s" % server.url)
+    assert other_server.requests == []
+
+
+def test_repeating_next_link_fails(server, tmp_path):
+    server.script(*[(200, {"count": 9, "next": server.url + "/api/organizations/?limit=500",
+                           "results": [{"id": "o1", "slug": "o1"}]})] * 3)
+    result = parse(server, tmp_path)
+    assert "pagination did not end: page 2 repeats page 1" in result["message"]
+    assert len(server.requests) == 1
+
+
+def test_results_that_are_not_objects_fail(server, tmp_path):
+    server.script((200, {"count": 4, "next": None, "results": ["o", "o", "p", "s"]}))
+    result = parse(server, tmp_path)
+    assert result["message"] == (
+        "posthog.admin.organizations: listing organizations for the inventory: GET /api/organizations/?limit=500 "
+        "answered a list page whose 'results' holds a string at index 0, not an object; check that host points "
+        "at PostHog's API")
+
+
+def test_trickling_server_is_cut_at_the_timeout(server, tmp_path):
+    server.script((200, server.Trickle(interval=0.2, size=200)))
+    result = parse(server, tmp_path, extra="timeout: 1\n")
+    assert result["message"] == ("posthog.admin.organizations: GET /api/organizations/?limit=500 failed: no "
+                                 "complete answer within timeout (1 s)")
+
+
+def test_hostvars_tolerate_odd_projects_and_levels():
+    values = InventoryModule.hostvars({"id": "x", "membership_level": "boss", "projects": ["p", {"id": 2}, None]})
+    assert values["posthog_projects"] == [{"id": 2, "name": None}]
+    assert values["posthog_membership_level"] == "boss"
+    assert values["posthog_membership_level_number"] == "boss"
