@@ -459,7 +459,8 @@ class BatchExport(Resource):
     def create(self, payload):
         project_id = self.params.get("project_id")
         path = "/api/projects/%s/batch_exports/" % project_id if project_id else self.collection_path()
-        return self.client.post(path, payload, context="creating %s" % self.identity(), recover=self._recover_created)
+        return self.client.post(path, payload, context="creating %s" % self.identity(), recover=self._recover_created,
+                                expect="object")
 
     def update_payload(self, current, changes):
         payload = dict(changes)

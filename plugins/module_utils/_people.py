@@ -484,11 +484,7 @@ def send_invites(task, payloads, progress):
     if len(payloads) == 1:
         payload = payloads[0]
         answer = task.client.post(path, payload, context="inviting %s" % payload["target_email"],
-                                  recover=_recover(task, [payload]))
-        if not isinstance(answer, dict) or not answer.get("target_email"):
-            raise PostHogError("Unexpected answer to POST %s while inviting %s; the invite may have been created: "
-                               "list the invites before running again" % (path, payload["target_email"]),
-                               method="POST", path=path)
+                                  recover=_recover(task, [payload]), expect="object")
         progress.record("invited", payload["target_email"])
         return [answer]
     for chunk in chunks(payloads):
@@ -640,7 +636,7 @@ class Member(Resource):
 
     def update(self, current, payload):
         return self.client.patch(self.path_of(current), payload, context="changing the level of %s from %s to %s" % (
-            member_email(current), level_name(current.get("level")), level_name(payload.get("level"))))
+            member_email(current), level_name(current.get("level")), level_name(payload.get("level"))), expect="object")
 
     def delete(self, current):
         self.client.delete(self.path_of(current), context="removing %s" % member_email(current))

@@ -27,7 +27,7 @@ __metaclass__ = type
 
 import copy
 
-from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
+from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError, require_object
 
 SECRET_MASK = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
 
@@ -96,27 +96,6 @@ class Failure(Exception):
         """A Failure for a PostHogError, returning its fields as ``error``."""
         extra.setdefault("error", error.to_dict())
         return cls(error.message, **extra)
-
-
-def expect_object(answer, method, path, what):
-    """``answer`` when it is an object PostHog returned (a dict with an ``id``); a Failure otherwise.
-
-    A write PostHog accepted but answered with HTML, ``{}``, a list or nothing may still have
-    written: say so rather than report success with garbage.
-    """
-    if isinstance(answer, dict) and answer.get("id") is not None:
-        return answer
-    if answer is None:
-        shown = "no body"
-    elif isinstance(answer, dict):
-        shown = "an object without an id" if answer else "an empty object"
-    elif isinstance(answer, list):
-        shown = "a list"
-    else:
-        shown = "text, not JSON"
-    raise Failure("Unexpected answer to %s %s (%s) while %s; the %s may have been written: read it back (or "
-                  "run the task again in check mode) before retrying" % (method, path, shown, what,
-                                                                      what.split(" ", 1)[-1]))
 
 
 class Result:
@@ -196,9 +175,7 @@ class Update(Step):
 
     def apply(self, resource, result, plan):
         payload = resource.update_payload(result.obj, plan)
-        answer = resource.update(result.obj, payload)
-        return expect_object(answer, "PATCH", resource.path_of(result.obj),
-                             "updating %s" % resource.identity())
+        return require_object(resource.update(result.obj, payload), "PATCH", resource.path_of(result.obj))
 
 
 UPDATE = Update()
@@ -357,7 +334,7 @@ class Resource:
     def create(self, payload):
         """hook: create the object; the server's answer."""
         return self.client.post(self.collection_path(), payload, context="creating %s" % self.identity(),
-                                recover=self._recover_created)
+                                recover=self._recover_created, expect="object")
 
     def after_create(self, obj, payload):
         """hook: check PostHog's answer to a create (raise a Failure, which reports changed); the object."""
@@ -365,7 +342,8 @@ class Resource:
 
     def update(self, current, payload):
         """hook: update the object; the server's answer."""
-        return self.client.patch(self.path_of(current), payload, context="updating %s" % self.identity())
+        return self.client.patch(self.path_of(current), payload, context="updating %s" % self.identity(),
+                                 expect="object")
 
     def delete(self, current):
         """hook: delete the object (a 404 counts as done: a retried DELETE may meet its own work)."""
@@ -482,8 +460,7 @@ class Resource:
             result.obj = self.predict_create(payload)
             result.did("created", False)
             return
-        answer = self.create(payload)
-        obj = expect_object(answer, "POST", self.collection_path(), "creating %s" % self.identity())
+        obj = require_object(self.create(payload), "POST", self.collection_path())
         result.obj = obj
         result.did("created", True)
         result.obj = self.after_create(obj, payload)

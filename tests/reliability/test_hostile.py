@@ -235,8 +235,6 @@ GARBAGE = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="needs posthog.admin.organization to create with client.post(..., "
-                                       "expect='object') (the modules' rewrite wires it; then remove this mark)")
 def test_hostile_garbage_create_answer_is_not_taken_for_the_object(server, tmp_path):
     creates = [(status, body) for status, body, dummy in GARBAGE]
     posts = hostile.queue(*creates)

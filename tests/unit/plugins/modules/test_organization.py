@@ -72,8 +72,8 @@ def test_delete_and_delete_again(server, run_module):
 def test_garbage_create_answer_fails_saying_it_may_exist(server, run_module):
     server.script((200, page()), (201, "<html>ok</html>"))
     result = run_module(organization, dict(name="Acme"))
-    assert result["failed"] and "Unexpected answer to POST /api/organizations/" in result["msg"]
-    assert "may have been written" in result["msg"]
+    assert result["failed"] and "unexpected answer to POST /api/organizations/ (HTTP 201" in result["msg"]
+    assert "may have been created" in result["msg"] and "<html>" not in result["msg"]
 
 
 def test_blank_name_fails_without_a_request(server, run_module):
