@@ -148,9 +148,12 @@ changelog: collection .venv-docs/.stamp
 release-changelog: .venv-docs/.stamp
 	PATH=$(CURDIR)/$(DOCS_BIN):$$PATH antsibull-changelog release --version $(VERSION)
 
+# The release tarball, then two checks that it holds the collection and nothing else: its entries
+# against an allow-list, and a build of this checkout with build-x/, .venv-x/, caches... added.
 tarball: collection
 	rm -rf $(DIST) && mkdir -p $(DIST)
 	cd $(COLL) && $(CURDIR)/$(BIN)/ansible-galaxy collection build --force --output-path $(CURDIR)/$(DIST)
+	$(BIN)/python tests/utils/check_tarball.py $(TARBALL) --dirty-checkout . --ansible-galaxy $(BIN)/ansible-galaxy
 
 # The checks Galaxy / Automation Hub run on upload (no container: see tests/utils/galaxy-importer.cfg).
 # galaxy-importer exits 0 even when it logs errors, so any ERROR or WARNING line fails the target.
