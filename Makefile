@@ -11,7 +11,7 @@ export ANSIBLE_COLLECTIONS_PATH := $(CURDIR)/$(BUILD)
 export ANSIBLE_COLLECTIONS_SCAN_SYS_PATH := false
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help venv collection demo test units emulator-test sanity integration lint reliability utils-test clean
+.PHONY: help venv collection demo test units emulator-test sanity integration lint reliability utils-test readme-check clean
 
 help:
 	@echo "make demo   - build .venv, start the emulator, converge the example playbook twice, show the inventory"
@@ -39,6 +39,11 @@ collection: venv
 demo: collection
 	$(BIN)/python tests/utils/demo.py
 
+# README's "Testing your roles against the emulator" replayed in an empty HOME (no ANSIBLE_* variables),
+# and its inventory example (and the docs guide's) past a broken python3.13 shim; well under a minute.
+readme-check: venv
+	$(BIN)/python tests/utils/readme_commands.py
+
 # The tests of the helpers in tests/utils (the demo's output: colour only on a terminal).
 utils-test: venv
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/utils
@@ -64,7 +69,7 @@ lint: collection
 reliability: collection
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 tests/reliability
 
-test: utils-test units emulator-test integration sanity lint reliability molecule compat emulator-test-2.21 release-check
+test: utils-test readme-check units emulator-test integration sanity lint reliability molecule compat emulator-test-2.21 release-check
 	@echo "make test: all checks passed"
 
 clean:
