@@ -70,7 +70,7 @@ lint: collection
 reliability: collection
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 tests/reliability
 
-test: utils-test readme-check units emulator-test integration sanity lint reliability molecule compat emulator-test-2.21 release-check
+test: utils-test readme-check units emulator-test integration sanity lint reliability molecule compat emulator-test-2.21 release-check awx-job
 	@echo "make test: all checks passed"
 
 clean:
@@ -119,7 +119,7 @@ DIST := $(BUILD)/dist
 VERSION = $(shell sed -n 's/^version: *//p' galaxy.yml)
 TARBALL = $(DIST)/posthog-admin-$(VERSION).tar.gz
 
-.PHONY: docs docs-lint changelog-lint changelog release-changelog tarball galaxy-import ee-context demo-tarball release-check
+.PHONY: docs docs-lint changelog-lint changelog release-changelog tarball galaxy-import ee-context awx-job demo-tarball release-check
 
 .venv-docs/.stamp: requirements-docs.txt
 	test -x $(DOCS_BIN)/python || $(PYTHON) -m venv .venv-docs
@@ -173,6 +173,13 @@ galaxy-import: tarball .venv-release/.stamp
 # An execution environment build context for AWX / automation controller (ansible-builder create).
 ee-context: tarball .venv-release/.stamp
 	bash tests/utils/ee_context.sh $(TARBALL) $(RELEASE_BIN) $(BUILD)/ee
+
+# docs/docsite/rst/guide_awx.rst run the way AWX runs a job: ansible-runner, the collection from the tarball,
+# env/envvars from the guide's credential type, the role with an S3 export's secret, against an emulator;
+# fails if the API key or the secret shows in the job events or stdout. About a minute.
+awx-job: tarball .venv-release/.stamp
+	$(RELEASE_BIN)/python tests/utils/awx_job.py --tarball $(TARBALL) --release-bin $(RELEASE_BIN) \
+	  --emulator-python $(BIN)/python --work $(BUILD)/awx-job
 
 # The demo, run against the collection installed from the release tarball instead of the checkout's copy.
 demo-tarball: tarball
