@@ -15,7 +15,8 @@
 2. "The inventory: one host per organization", and the same example in the docs guide
    (docs/docsite/rst/guide_inventory.rst): the inventory file and the play over the organization
    hosts run against an emulator with a broken ``python3.13`` (a pyenv-like shim) first on PATH,
-   as documented (they must pass) and, for the README's, without its ``ansible_python_interpreter``
+   as documented (they must pass), the guide's play also with its group_vars file instead of the
+   play's ``connection`` and ``vars``, and the README's play without its ``ansible_python_interpreter``
    line (it must fail: the test does reproduce what the line prevents).
 """
 import json
@@ -234,12 +235,17 @@ def check_testing_section(work):
     return home
 
 
-def check_inventory_example(work, home, source, inventory_yml, play_yml, url, key, shims, expect_ok=True):
-    tag = source + ("" if expect_ok else ", without ansible_python_interpreter")
+def check_inventory_example(work, home, source, inventory_yml, play_yml, url, key, shims, expect_ok=True,
+                            files=None):
+    tag = source if expect_ok else source + ", without ansible_python_interpreter"
     case = os.path.join(work, re.sub(r"\W+", "-", tag).strip("-"))
     os.makedirs(os.path.join(case, "inventory"))
     with open(os.path.join(case, "inventory", "posthog.yml"), "w") as handle:
         handle.write(inventory_yml)
+    for name, text in (files or {}).items():
+        os.makedirs(os.path.dirname(os.path.join(case, name)), exist_ok=True)
+        with open(os.path.join(case, name), "w") as handle:
+            handle.write(text)
     with open(os.path.join(case, "organizations.yml"), "w") as handle:
         handle.write(play_yml)
     env = clean_env(home, dict(POSTHOG_HOST=url, POSTHOG_API_KEY=key,
@@ -250,7 +256,7 @@ def check_inventory_example(work, home, source, inventory_yml, play_yml, url, ke
         if proc.returncode:
             fail("%s: the inventory example failed (exit %d)" % (tag, proc.returncode), proc.stdout)
         check_recap(proc.stdout, tag, hosts=["emulator-org"])
-        print("  %s: ran on emulator-org in Ansible's own Python, past the broken python3.13 shim" % source)
+        print("  %s: ran on emulator-org in Ansible's own Python, past the broken python3.13 shim" % tag)
     else:
         if proc.returncode == 0 or "command not found" not in proc.stdout:
             fail("%s: expected the broken python3.13 shim to fail the play; the check no longer reproduces "
@@ -270,6 +276,10 @@ def check_inventory_sections(work, home):
     for source, dummy, play in examples:
         if INTERPRETER not in play:
             fail("%s: the play over the organizations lacks %s" % (source, INTERPRETER))
+    group_vars_name = "inventory/group_vars/posthog_organizations.yml"
+    group_vars = named(guide, group_vars_name, GUIDE)
+    if INTERPRETER not in group_vars:
+        fail("%s: %s lacks %s" % (GUIDE, group_vars_name, INTERPRETER))
     shims = os.path.join(work, "shims")
     os.makedirs(shims)
     for name in SHIMMED:
@@ -284,6 +294,12 @@ def check_inventory_sections(work, home):
             info = json.load(handle)
         for source, inventory_yml, play in examples:
             check_inventory_example(work, home, source, inventory_yml, play, info["url"], info["api_key"], shims)
+        # The guide's alternative: the play without connection and interpreter, the group_vars file instead.
+        source, inventory_yml, play = examples[1]
+        bare_play = "\n".join(line for line in play.splitlines() if INTERPRETER not in line and line.strip() not in (
+            "connection: local", "vars:")) + "\n"
+        check_inventory_example(work, home, source + " with " + group_vars_name, inventory_yml, bare_play, info["url"],
+                                info["api_key"], shims, files={group_vars_name: group_vars})
         source, inventory_yml, play = examples[0]
         without = "\n".join(line for line in play.splitlines() if INTERPRETER not in line) + "\n"
         check_inventory_example(work, home, source, inventory_yml, without, info["url"], info["api_key"], shims,
