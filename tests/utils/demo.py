@@ -17,10 +17,27 @@ BIN = os.path.join(ROOT, ".venv", "bin")
 COLLECTIONS = os.environ.get("DEMO_COLLECTIONS_PATH") or os.path.join(ROOT, os.environ.get("BUILD") or "build")
 STATE = os.environ.get("DEMO_STATE") or os.path.join(ROOT, "demo", ".state")
 RECAP = re.compile(r"^\S+\s*:\s*ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)", re.M)
+FALSE = ("", "0", "false", "no", "off", "n", "f")
+
+
+def use_colour(stream=None, environ=None):
+    """Bold banners only on a terminal, and never when NO_COLOR (https://no-color.org: any non-empty
+    value) or ANSIBLE_NOCOLOR (a true boolean, as Ansible reads it) asks for none."""
+    stream = sys.stdout if stream is None else stream
+    environ = os.environ if environ is None else environ
+    if environ.get("NO_COLOR"):
+        return False
+    if environ.get("ANSIBLE_NOCOLOR", "").strip().lower() not in FALSE:
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
 
 
 def banner(text):
-    print("\n\033[1m== %s\033[0m" % text, flush=True)
+    if use_colour():
+        print("\n\033[1m== %s\033[0m" % text, flush=True)
+    else:
+        print("\n== %s" % text, flush=True)
 
 
 def run(cmd, env):
