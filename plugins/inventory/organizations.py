@@ -58,10 +58,33 @@ plugin: posthog.admin.organizations
 keyed_groups:
   - key: posthog_membership_level
     prefix: level
-compose:
-  ansible_connection: "'local'"
 groups:
   enforces_2fa: posthog_enforce_2fa | default(false)
+
+---
+# File: inventory/group_vars/posthog_organizations.yml (host variables, not an inventory source).
+# The hosts are organizations, not machines: their tasks run on the controller, in the Python that
+# runs Ansible (it has requests). Without the interpreter line, interpreter discovery takes the first
+# python3.x on PATH (a pyenv shim, a Python without requests) and every task fails. Setting it in
+# compose does not work: compose is evaluated before a play sets ansible_playbook_python.
+ansible_connection: local
+ansible_python_interpreter: "{{ ansible_playbook_python }}"
+
+---
+# File: organizations.yml, a play over every organization (the same settings, in the play)
+- name: The same policy in every organization
+  hosts: posthog_organizations
+  connection: local
+  gather_facts: false
+  vars:
+    ansible_python_interpreter: "{{ ansible_playbook_python }}"
+  module_defaults:
+    group/posthog.admin.posthog:
+      organization: "{{ posthog_id }}"
+  tasks:
+    - name: Members of this organization
+      posthog.admin.member_info:
+      register: members
 
 ---
 # File: inventory/emulator.posthog.yml, against the local emulator, with caching
