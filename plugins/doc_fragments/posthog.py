@@ -94,6 +94,28 @@ options:
     default: '@current'
 """
 
+    # The organization option of modules that do not work inside one organization.
+    ORGANIZATION_UNUSED = r"""
+options:
+  organization:
+    description:
+      - Not used by this module. It is accepted, and ignored, so that O(organization) can be set
+        once for every module in C(module_defaults) for C(group/posthog.admin.posthog).
+    type: str
+    default: '@current'
+"""
+
+    # The project option of modules that do not work inside one project.
+    PROJECT_UNUSED = r"""
+options:
+  project_id:
+    description:
+      - Not used by this module. It is accepted, and ignored, so that O(project_id) can be set
+        once for every module in C(module_defaults) for C(group/posthog.admin.posthog).
+    type: str
+    default: '@current'
+"""
+
     # Connection options of plugins (inventory), with their environment variables.
     PLUGINS = r"""
 options:

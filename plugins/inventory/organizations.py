@@ -151,6 +151,8 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         settings = dict((name, self._templated(name)) for name in OPTIONS)
         try:
             client = client_from_params(settings)
+            for note in client.notes:
+                self.display.warning("posthog.admin.organizations: %s" % note)
             return client.list_all("/api/organizations/", page_size=self.get_option("page_size"),
                                    context="listing organizations for the inventory")
         except PostHogError as exc:

@@ -383,8 +383,8 @@ class BatchExport(Resource):
                 problems.append(problem)
         problems.extend(window_problems(params))
         project_id = params.get("project_id")
-        if project_id is not None and not str(project_id).strip().isdigit():
-            problems.append("project_id must be a project's numeric id, got %r" % project_id)
+        if project_id is not None and not (str(project_id).strip().isdigit() or project_id.strip() == "@current"):
+            problems.append("project_id must be a project's numeric id or '@current', got %r" % project_id)
         return problems
 
     # ------------------------------------------------------------- comparing
@@ -534,7 +534,15 @@ class BatchExportBackfill(BatchExport):
         return {}
 
     def missing(self):
-        return "%s not found in the organization" % self.identity()
+        if not self.task.check_mode or self.params.get("id"):
+            return "%s not found in the organization" % self.identity()
+        # Check mode: a batch_export task before this one may be about to create it.
+        self.task.warn("%s does not exist yet; check mode assumes an earlier task creates it, so a backfill would "
+                       "be requested (a real run fails if it still does not exist)" % self.identity())
+        return None
+
+    def create_payload(self, desired):
+        return dict(id=None, name=self.params.get("name"))  # only ever predicted (check mode), never sent
 
 
 def request_backfill(resource, export, body):

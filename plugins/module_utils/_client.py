@@ -508,6 +508,12 @@ class PostHogClient:
         host = (host or DEFAULT_HOST).strip().rstrip("/")
         if "://" not in host:
             host = "https://" + host
+        self.notes = []  # things a person should know about how the options were read
+        if host.lower().endswith("/api"):
+            # Every path starts with /api/: https://eu.posthog.com/api would ask for /api/api/...
+            self.notes.append("host %s ends in /api; the API paths already start with /api/, so %s was used "
+                              "(set host without /api)" % (host, host[:-4]))
+            host = host[:-4].rstrip("/")
         self._origin, self._root = self._configured_origin(host)
         self.base_url = host
         self._key = api_key

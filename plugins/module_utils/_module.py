@@ -90,9 +90,13 @@ def resolve_organization(client, value):
         raise Failure(
             "organization %r is ambiguous: %d organizations have that name (%s); give its id or slug instead"
             % (value, len(by_name), ", ".join("%s (slug %s)" % (o["id"], o.get("slug")) for o in by_name)))
-    raise Failure(
+    raise OrganizationNotFound(
         "organization %r not found: none of the %d organizations this API key can see has that slug or name"
         % (value, len(organizations)))
+
+
+class OrganizationNotFound(Failure):
+    """The ``organization`` option names no organization the key can see."""
 
 
 class Task:
@@ -107,6 +111,7 @@ class Task:
         self.warnings = []
         self.cache = {}
         self._organization_id = None
+        self.missing_parent = None  # check mode: what does not exist yet (an earlier task would create it)
 
     def warn(self, message):
         if message not in self.warnings:
@@ -115,7 +120,18 @@ class Task:
     @property
     def organization_id(self):
         if self._organization_id is None:
-            self._organization_id = resolve_organization(self.client, self.params.get("organization"))
+            try:
+                self._organization_id = resolve_organization(self.client, self.params.get("organization"))
+            except OrganizationNotFound:
+                if not self.check_mode:
+                    raise
+                # In check mode an earlier task of the play may be about to create it: predict as if
+                # it existed, empty, and say so (a real run fails here if it still does not exist).
+                self.missing_parent = "organization %r" % self.params.get("organization")
+                self.warn("%s does not exist yet; check mode assumes an earlier task creates it, so everything "
+                          "in it would be created (a real run fails if it still does not exist)"
+                          % self.missing_parent)
+                self._organization_id = self.params.get("organization")
         return self._organization_id
 
     def org_path(self, *parts):
@@ -159,14 +175,74 @@ def merged_params(params, item, names, list_option):
     return merged
 
 
-def _ansible_module(argument_spec, scope, kwargs):
+_FOUND_IN = re.compile(r"^(?P<msg>.*?),? found in (?P<option>[A-Za-z_][\w]*)(?P<rest>\S*)\.?$", re.S)
+_NAMING_KEYS = ("email", "target_email", "name", "domain", "url", "id")
+
+
+def _item_label(option, index, item):
+    named = [item[key] for key in _NAMING_KEYS if isinstance(item, dict) and item.get(key) is not None]
+    return "%s[%d]%s" % (option, index, " (%s)" % named[0] if named else "")
+
+
+def explain_argument_error(msg, argument_spec, params):
+    """Ansible's message for bad arguments, with the option and the list item named.
+
+    AnsibleModule says "dictionary requested, could not parse JSON or key=value" for a list of
+    dictionaries given as text, and "value of level must be one of ... found in people" without
+    saying which person; both are rewritten to name the option and the item.
+    """
+    msg = str(msg or "")
+    params = params or {}
+    if "dictionary requested" in msg:
+        for option, spec in sorted(argument_spec.items()):
+            value = params.get(option)
+            if spec.get("type") == "list" and spec.get("elements") == "dict" and value is not None:
+                items = value if isinstance(value, list) else [value]
+                for index, item in enumerate(items):
+                    if not isinstance(item, dict):
+                        return ("%s must be a list of dictionaries, one per item (for example %s: [{...}]), but "
+                                "item %d is %r, not a dictionary" % (option, option, index, item))
+            if spec.get("type") == "dict" and value is not None and not isinstance(value, dict):
+                return "%s must be a dictionary, got %r" % (option, value)
+        return msg
+    found = _FOUND_IN.match(msg)
+    if found and isinstance(params.get(found.group("option")), list):
+        option = found.group("option")
+        wanted = re.search(r"got: (.*)$", found.group("msg"))
+        culprit = re.search(r"(?:value of|argument|option) '?(\w+)'?", found.group("msg"))
+        for index, item in enumerate(params[option]):
+            if not isinstance(item, dict):
+                continue
+            if culprit and wanted and str(item.get(culprit.group(1))) != wanted.group(1).strip():
+                continue
+            return "%s%s: %s" % (_item_label(option, index, item), found.group("rest"), found.group("msg"))
+    return msg
+
+
+class _AnsibleModule(AnsibleModule):
+    """AnsibleModule whose argument errors name the option and the list item at fault."""
+
+    def _load_params(self):
+        super(_AnsibleModule, self)._load_params()
+        self._posthog_given = copy.deepcopy(self.params)  # validation replaces values it cannot convert
+
+    def fail_json(self, msg=None, **kwargs):
+        if not getattr(self, "_posthog_ready", False):
+            msg = explain_argument_error(msg, getattr(self, "argument_spec", {}),
+                                         getattr(self, "_posthog_given", None) or getattr(self, "params", {}))
+        super(_AnsibleModule, self).fail_json(msg=msg, **kwargs)
+
+
+def _ansible_module(argument_spec, kwargs):
+    """Every module takes the connection options, ``organization`` and ``project_id`` (those it does
+    not use are ignored), so that ``module_defaults`` for the group can set them all at once."""
     spec = connection_argument_spec()
-    for option in scope:
-        spec[option] = copy.deepcopy(SCOPE_OPTIONS[option])
+    spec.update(copy.deepcopy(SCOPE_OPTIONS))
     spec.update(argument_spec)
     kwargs = dict(kwargs)
     kwargs.setdefault("supports_check_mode", True)
-    module = AnsibleModule(argument_spec=spec, **kwargs)
+    module = _AnsibleModule(argument_spec=spec, **kwargs)
+    module._posthog_ready = True
     if not HAS_REQUESTS:
         module.fail_json(msg=missing_required_lib("requests"), exception=REQUESTS_IMPORT_ERROR)
     return module
@@ -182,6 +258,8 @@ def _task(module):
 
 
 def _finish(module, task, result=None, failure=None):
+    for line in task.client.notes:
+        module.warn(line)
     for line in task.client.retry_log:
         module.warn("Retried: %s" % line)
     for line in task.warnings:
@@ -202,14 +280,13 @@ def _guarded(module, task, work):
     _finish(module, task, result=result)
 
 
-def run_module(resource, argument_spec, scope=("organization",), **kwargs):
+def run_module(resource, argument_spec, **kwargs):
     """The whole ``main()`` of a state module: build the argument spec (with the list option when
     ``resource.list_option`` is set), check every item before any request, converge one object or
     the list, and exit.
 
     :param resource: a :class:`Resource` (or :class:`Planner`) subclass.
     :param argument_spec: the module's own options.
-    :param scope: which of ``organization`` and ``project_id`` the module takes.
     :param kwargs: more AnsibleModule arguments (``required_one_of``, ``mutually_exclusive``...).
     """
     spec = dict(argument_spec)
@@ -219,7 +296,7 @@ def run_module(resource, argument_spec, scope=("organization",), **kwargs):
         kwargs["required_one_of"] = [tuple(group) + (list_option,) for group in kwargs.get("required_one_of", [])]
         kwargs["mutually_exclusive"] = list(kwargs.get("mutually_exclusive", [])) + [
             (list_option, option) for option in resource.lookups if option in spec]
-    module = _ansible_module(spec, scope, kwargs)
+    module = _ansible_module(spec, kwargs)
     task = _task(module)
 
     def work():
@@ -254,9 +331,9 @@ def run_module(resource, argument_spec, scope=("organization",), **kwargs):
     _guarded(module, task, work)
 
 
-def run_info(argument_spec, read, scope=("organization",), **kwargs):
+def run_info(argument_spec, read, **kwargs):
     """The whole ``main()`` of an info module: ``read(task, params)`` returns the result dict."""
-    module = _ansible_module(argument_spec, scope, kwargs)
+    module = _ansible_module(argument_spec, kwargs)
     task = _task(module)
 
     def work():
@@ -271,6 +348,8 @@ def list_or_get(task, path, obj_id=None, params=None, what="objects", filters=No
     """An info module's read: the object ``obj_id`` (one GET; empty when PostHog answers 404) or
     every object of the list at ``path`` (with the list ``params``), then only those whose fields
     equal ``filters`` (None values ignored)."""
+    if task.missing_parent:
+        return []  # check mode: the parent would be created by an earlier task
     if obj_id is not None and str(obj_id).strip() != "":
         found = task.client.get_or_none("%s%s/" % (path, str(obj_id).strip()), context="reading %s %s" % (what, obj_id))
         objects = [found] if found else []

@@ -362,6 +362,12 @@ class PipelinePlugin(Resource):
             return normalize_url(wanted) == current
         return super(PipelinePlugin, self).equal(field, wanted, current)
 
+    def view(self, obj, desired):
+        view = super(PipelinePlugin, self).view(obj, desired)
+        if obj is not None and self.params.get("url"):
+            view["tag"] = obj.get("tag")  # the version a URL install took (PostHog picks it)
+        return view
+
     def wanted_type(self):
         return self.params.get("plugin_type") or ("custom" if self.params.get("url") else "source")
 

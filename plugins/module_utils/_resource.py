@@ -93,8 +93,11 @@ class Failure(Exception):
 
     @classmethod
     def of(cls, error, **extra):
-        """A Failure for a PostHogError, returning its fields as ``error``."""
-        extra.setdefault("error", error.to_dict())
+        """A Failure for a PostHogError, returning its fields as ``error`` (left out when the
+        failure came before any HTTP answer, where every field would be null)."""
+        fields = error.to_dict()
+        if fields.get("status") is not None:
+            extra.setdefault("error", fields)
         return cls(error.message, **extra)
 
 
@@ -371,6 +374,10 @@ class Resource:
         option, value = self.lookup()
         if option is None:
             raise Failure("one of %s is required to identify the %s" % (self.lookup_phrase(), self.kind))
+        self.collection_path()  # resolves the parent, which check mode may find missing
+        if getattr(self.task, "missing_parent", None):
+            self.seen = []
+            return None  # nothing exists in a parent an earlier task would create
         if option == self.id_option:
             obj = self.client.get_or_none(self.detail_path(value), context="reading %s" % self.identity())
             if obj is not None and not isinstance(obj, dict):

@@ -30,7 +30,8 @@ options:
   state:
     description:
       - V(present) creates or updates the export and makes sure it runs; a paused export is
-        resumed with PostHog's C(unpause) action.
+        resumed with PostHog's C(unpause) action. So let one task own an export's state: a
+        V(present) task and a V(paused) task for the same export resume and pause it on every run.
       - V(paused) creates or updates the export and makes sure it is paused (C(pause) action). An
         export created in this state is created paused, in one request.
       - V(absent) deletes the export. PostHog keeps it as deleted and cancels its running backfills.
@@ -318,8 +319,10 @@ options:
     type: str
   project_id:
     description:
-      - The numeric id of the project to create the export in, through
-        C(/api/projects/<project_id>/batch_exports/), the route PostHog's own tests use.
+      - The numeric id of the project to create the export in (or V(@current), the key user's current
+        project), through C(/api/projects/<project_id>/batch_exports/), the route PostHog's own tests use.
+      - Set once for every module in C(module_defaults) for C(group/posthog.admin.posthog), it applies
+        here too.
       - Without it the export is created through the organization's route (the spec's route). Real
         PostHog probably cannot create there (its serializer needs the project from the URL), so
         set O(project_id) against real PostHog. The emulator creates it in the organization's
@@ -555,10 +558,14 @@ seealso:
 """
 
 EXAMPLES = r"""
-- name: Export events to S3 every hour
+# One task owns an export's state: a task with state=present resumes a paused export, so a
+# "present" task followed by a "paused" task for the same export would resume and pause it on
+# every run. Pause it through the one task instead:
+- name: Export events to S3 every hour (paused while maintenance is on)
   posthog.admin.batch_export:
     organization: Acme
     name: Events to S3
+    state: "{{ 'paused' if maintenance | default(false) else 'present' }}"
     interval: hour
     model: events
     destination:
@@ -573,16 +580,18 @@ EXAMPLES = r"""
         aws_secret_access_key: "{{ vault_export_aws_secret_access_key }}"
   register: s3_export
 
-- name: Pause it during maintenance
+- name: Rename it, keeping its id
   posthog.admin.batch_export:
     organization: Acme
     id: "{{ s3_export.batch_export.id }}"
-    state: paused
+    name: Events to S3 (hourly)
+    state: "{{ 'paused' if maintenance | default(false) else 'present' }}"
 
-- name: Rotate the AWS keys (sends them even though nothing else changed)
+- name: Rotate the AWS keys (sends them even though nothing else changed; keeps the export's state)
   posthog.admin.batch_export:
     organization: Acme
-    name: Events to S3
+    name: Events to S3 (hourly)
+    state: "{{ 'paused' if maintenance | default(false) else 'present' }}"
     update_secrets: always
     destination:
       type: S3

@@ -26,6 +26,7 @@ author:
   - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
   - posthog.admin.posthog
+  - posthog.admin.posthog.organization_unused
   - posthog.admin.posthog.project
   - posthog.admin.posthog.attributes
 options:
@@ -260,7 +261,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._module import run_m
 
 
 def main():
-    run_module(EventDefinition, ARGUMENT_SPEC, scope=("project_id",), required_one_of=[("id", "name")])
+    run_module(EventDefinition, ARGUMENT_SPEC, required_one_of=[("id", "name")])
 
 
 if __name__ == "__main__":

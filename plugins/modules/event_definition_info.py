@@ -19,6 +19,7 @@ author:
   - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
   - posthog.admin.posthog
+  - posthog.admin.posthog.organization_unused
   - posthog.admin.posthog.project
   - posthog.admin.posthog.attributes_info
 options:
@@ -121,7 +122,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._module import run_i
 
 
 def main():
-    run_info(INFO_ARGUMENT_SPEC, read_event_definitions, scope=("project_id",))
+    run_info(INFO_ARGUMENT_SPEC, read_event_definitions)
 
 
 if __name__ == "__main__":

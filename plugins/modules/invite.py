@@ -30,6 +30,7 @@ author:
   - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
   - posthog.admin.posthog
+  - posthog.admin.posthog.project_unused
   - posthog.admin.posthog.organization
   - posthog.admin.posthog.attributes
 options:

@@ -22,6 +22,8 @@ author:
   - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
   - posthog.admin.posthog
+  - posthog.admin.posthog.project_unused
+  - posthog.admin.posthog.organization_unused
   - posthog.admin.posthog.attributes
 options:
   state:
@@ -136,7 +138,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._organization import
 
 
 def main():
-    run_module(Organization, ARGUMENT_SPEC, scope=(), required_one_of=[("id", "name")])
+    run_module(Organization, ARGUMENT_SPEC, required_one_of=[("id", "name")])
 
 
 if __name__ == "__main__":

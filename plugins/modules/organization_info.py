@@ -19,6 +19,8 @@ author:
   - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
   - posthog.admin.posthog
+  - posthog.admin.posthog.project_unused
+  - posthog.admin.posthog.organization_unused
   - posthog.admin.posthog.attributes_info
 options:
   id:
@@ -81,7 +83,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._organization import
 
 
 def main():
-    run_info(INFO_ARGUMENT_SPEC, read_organizations, scope=())
+    run_info(INFO_ARGUMENT_SPEC, read_organizations)
 
 
 if __name__ == "__main__":

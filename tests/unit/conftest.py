@@ -180,12 +180,19 @@ class ModuleRun:
         full["_ansible_remote_tmp"] = "/tmp"
         full["_ansible_keep_remote_files"] = False
 
+        def warned(result):
+            # AnsibleModule's exit_json would add the warnings collected by module.warn()
+            from ansible.module_utils.common import warnings
+            result.setdefault("warnings", list(warnings.get_warning_messages()))
+            warnings._global_warnings.clear()
+            return result
+
         def exit_json(self, **result):
-            raise ModuleExit(result, False)
+            raise ModuleExit(warned(result), False)
 
         def fail_json(self, msg, **result):
             result["msg"] = msg
-            raise ModuleExit(result, True)
+            raise ModuleExit(warned(result), True)
 
         from ansible_collections.posthog.admin.plugins.module_utils import _client
 

@@ -35,3 +35,12 @@ def test_galaxy_ignores_what_is_not_the_collection():
     ignored = load("galaxy.yml")["build_ignore"]
     for path in (".venv", "emulator", "bench", "tests/output", "demo"):
         assert path in ignored
+
+
+def test_module_defaults_target_runs_every_module_of_the_group():
+    tasks = load("tests/integration/targets/module_defaults/tasks/main.yml")
+    block = [task for task in tasks if "block" in task][0]
+    ran = set(key.split(".")[-1] for task in block["block"] for key in task if key.startswith("posthog.admin."))
+    assert ran == set(load("meta/runtime.yml")["action_groups"]["posthog"])
+    assert set(block["module_defaults"]["group/posthog.admin.posthog"]) >= set(
+        ["host", "api_key", "validate_certs", "timeout", "retries", "retry_max_delay", "organization", "project_id"])

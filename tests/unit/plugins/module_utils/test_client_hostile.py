@@ -321,7 +321,7 @@ def test_modules_give_the_client_every_no_log_value(server):
     spec = dict(items=dict(type="list", elements="dict", options=dict(
         destination=dict(type="dict", options=dict(private_key=dict(type="str", no_log=True))))))
     with patch_module_args({"host": server.url, "api_key": KEY, "items": [{"destination": {"private_key": PEM}}]}):
-        task = _task(_ansible_module(spec, (), {}))
+        task = _task(_ansible_module(spec, {}))
     shown = task.client.scrub("echo: %s / %s" % (json.dumps(PEM), KEY))
     assert_no_part_of(PEM, shown)
     assert KEY not in shown
