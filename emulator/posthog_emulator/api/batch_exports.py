@@ -51,7 +51,7 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
 from posthog_emulator import control, profiles
-from posthog_emulator.batch_export_models import (
+from posthog_emulator.models.batch_exports import (
     BACKFILL_STATUSES,
     INTERVALS,
     MODELS,

@@ -58,7 +58,7 @@ from rest_framework.response import Response
 
 from posthog_emulator import generations
 from posthog_emulator.control import ControlError, control_view, json_response, read_json
-from posthog_emulator.domain_models import (
+from posthog_emulator.models.domains import (
     DOMAIN_PATTERN,
     DNSRecord,
     OrganizationDomain,

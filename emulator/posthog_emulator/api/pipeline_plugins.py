@@ -66,9 +66,8 @@ from django.urls import re_path
 
 from posthog_emulator import profiles
 from posthog_emulator.control import ControlError, control_view, find_organization, json_response, read_json
-from posthog_emulator.models import Organization, Team
+from posthog_emulator.models import Organization, Plugin, PluginActivity, PluginArchive, PluginConfig, PluginSourceFile, Team
 from posthog_emulator.permissions import APIScopePermission
-from posthog_emulator.plugins_models import Plugin, PluginActivity, PluginArchive, PluginConfig, PluginSourceFile
 from posthog_emulator.routing import OrganizationNestedMixin, organization_prefix
 
 LEVEL_CONFIG = Organization.PluginsAccessLevel.CONFIG

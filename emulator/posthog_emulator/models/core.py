@@ -1,8 +1,10 @@
-"""Data model: users, organizations, projects (teams), memberships and personal API keys.
+"""The core of the data model: users, organizations, projects (teams), memberships, personal API
+keys, the emulator's key/value state, and the identifier helpers every other model uses.
 
-Field names, defaults and ID types follow PostHog's models (facts 0.2, 0.5, 0.8 and 1).
-There is no migrations package: the tables are created with ``migrate --run-syncdb`` at startup,
-so a new resource only has to add its models here (or in its own module imported from here).
+Field names, defaults and ID types follow PostHog's models (facts 0.2, 0.5, 0.8 and 1). The area
+modules next to this one (``domains``, ``people``, ``batch_exports``, ``plugins``,
+``event_definitions``) import from here and from nowhere else in the package; this module imports
+none of them.
 """
 
 from __future__ import annotations
@@ -407,10 +409,3 @@ class EmulatorState(models.Model):
     @classmethod
     def put(cls, key: str, value) -> None:
         cls.objects.update_or_create(key=key, defaults={"value": value})
-
-
-from posthog_emulator.domain_models import *  # noqa: E402,F401,F403
-from posthog_emulator.people_models import *  # noqa: E402,F401,F403
-from posthog_emulator.batch_export_models import *  # noqa: E402,F401,F403
-from posthog_emulator.plugins_models import *  # noqa: E402,F401,F403
-from posthog_emulator.event_definition_models import *  # noqa: E402,F401,F403

@@ -12,7 +12,7 @@ import secrets
 
 from django.db import models
 
-from posthog_emulator.models import Organization, uuidt
+from posthog_emulator.models.core import Organization, uuidt
 
 __all__ = ["OrganizationDomain", "DNSRecord"]
 
