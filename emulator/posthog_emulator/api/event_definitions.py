@@ -7,7 +7,7 @@ Mirrors ``posthog/api/event_definition.py`` with ``ee/api/ee_event_definition.py
   may read and write (no admin level), as in PostHog.
 * **No create.** PostHog creates definitions when events are ingested (newer code also accepts a
   POST; the spec does not list it and the emulator does not serve it: 405). Ingest event names with
-  the control endpoint ``POST /_emulator/projects/<project_id>/events``.
+  ``POST /_emulator/projects/<project_id>/events``.
 * **Serializer**: the enterprise one when the organization has ``ingestion_taxonomy`` (the
   emulator's default, like a paying PostHog Cloud organization), else the open-source one, whose
   fields are all read-only and whose updates answer 402 ``payment_required`` (type
@@ -44,21 +44,16 @@ Mirrors ``posthog/api/event_definition.py`` with ``ee/api/ee_event_definition.py
 """
 
 import json
-from datetime import timezone as dt_timezone
 from uuid import UUID
 
-from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.functions import TruncDate
-from django.urls import re_path
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import APIException, NotFound, ValidationError
 
-from posthog_emulator import control
 from posthog_emulator.api.shared import UserBasicSerializer
-from posthog_emulator.models import EventDefinition, TaxonomySettings, Team, User
+from posthog_emulator.models import EventDefinition, TaxonomySettings, User
 from posthog_emulator.routing import ProjectNestedMixin, project_prefix
 
 EVENT_TYPES = ("event", "all", "action_event", "event_posthog", "event_custom")
@@ -324,99 +319,3 @@ class EventDefinitionViewSet(
 
 def register(router) -> None:
     router.register(project_prefix("event_definitions"), EventDefinitionViewSet, basename="project_event_definitions")
-
-
-# --------------------------------------------------------------------------------------------
-# Control API
-# --------------------------------------------------------------------------------------------
-
-
-def _definition_summary(definition: EventDefinition, created: bool) -> dict:
-    return {
-        "id": str(definition.id),
-        "name": definition.name,
-        "created": created,
-        "last_seen_at": definition.last_seen_at.isoformat().replace("+00:00", "Z") if definition.last_seen_at else None,
-    }
-
-
-def _parse_event(item, index: int) -> tuple[str, object]:
-    attr = f"events__{index}"
-    if isinstance(item, str):
-        name, seen = item, None
-    elif isinstance(item, dict):
-        name, seen = item.get("name"), item.get("last_seen_at")
-    else:
-        raise control.ControlError('Expected an event name or {"name": ..., "last_seen_at": ...}.', attr)
-    if not isinstance(name, str) or not name.strip() or len(name) > 400:
-        raise control.ControlError("An event name must be a non-blank string of at most 400 characters.", attr)
-    if seen is None:
-        return name, timezone.now()
-    parsed = parse_datetime(seen) if isinstance(seen, str) else None
-    if parsed is None:
-        raise control.ControlError("last_seen_at must be an ISO 8601 date-time.", attr)
-    if timezone.is_naive(parsed):
-        parsed = timezone.make_aware(parsed, dt_timezone.utc)
-    return name, parsed
-
-
-@control.control_view("POST")
-def ingest_events(request, project_id):
-    """Record ingested event names: create missing definitions, move ``last_seen_at`` forward.
-
-    Body ``{"events": ["signed_up", {"name": "purchase", "last_seen_at": "2026-01-01T00:00:00Z"}]}``.
-    ``last_seen_at`` defaults to now; an existing definition keeps the later of the two values.
-    Answers 200 ``{"project": <id>, "results": [{"id", "name", "created", "last_seen_at"}]}``.
-    """
-    team = Team.objects.filter(id=int(project_id)).first()
-    if team is None:
-        raise control.ControlError("Project not found.", status=404, code="not_found")
-    events = control.read_json(request).get("events")
-    if not isinstance(events, list) or not events:
-        raise control.ControlError("Expected a non-empty list of event names.", "events")
-    parsed = [_parse_event(item, index) for index, item in enumerate(events)]
-    results = []
-    with transaction.atomic():
-        for name, seen in parsed:
-            try:
-                with transaction.atomic():
-                    definition, created = EventDefinition.objects.get_or_create(
-                        team=team, name=name, defaults={"last_seen_at": seen}
-                    )
-            except IntegrityError:  # pragma: no cover - serialised by the global lock
-                definition, created = EventDefinition.objects.get(team=team, name=name), False
-            if not created and (definition.last_seen_at is None or seen > definition.last_seen_at):
-                definition.last_seen_at = seen
-                EventDefinition.objects.filter(pk=definition.pk).update(last_seen_at=seen)
-            results.append(_definition_summary(definition, created))
-        if not team.ingested_event:
-            team.ingested_event = True
-            team.save(update_fields=["ingested_event"])
-    return control.json_response({"project": team.id, "results": results})
-
-
-@control.control_view("GET", "PUT")
-def taxonomy(request, organization):
-    """Read or switch an organization's ``ingestion_taxonomy`` and ``tagging`` features.
-
-    ``PUT`` body ``{"ingestion_taxonomy": false, "tagging": true}`` (either key optional). Answers
-    ``{"organization": <id>, "ingestion_taxonomy": bool, "tagging": bool}``.
-    """
-    found = control.find_organization(organization)
-    if found is None:
-        raise control.ControlError("Organization not found.", status=404, code="not_found")
-    if request.method == "PUT":
-        data = control.read_json(request)
-        for key, value in data.items():
-            if key not in TaxonomySettings.FEATURES:
-                raise control.ControlError(f"Unknown feature; use {' or '.join(TaxonomySettings.FEATURES)}.", key)
-            if not isinstance(value, bool):
-                raise control.ControlError("Expected true or false.", key)
-        TaxonomySettings.put(found, **data)
-    return control.json_response({"organization": str(found.id), **TaxonomySettings.get(found)})
-
-
-control_urlpatterns = [
-    re_path(r"^projects/(?P<project_id>[0-9]+)/events/?$", ingest_events),
-    re_path(r"^organizations/(?P<organization>[^/]+)/taxonomy/?$", taxonomy),
-]

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.urls import re_path
 from django.utils.text import slugify
 
-from posthog_emulator.control import (
+from posthog_emulator.control.base import (
     ControlError,
     control_view,
     find_organization,
@@ -27,10 +27,6 @@ from posthog_emulator.models import MAX_SLUG_LENGTH, Organization, OrganizationM
 MAX_SEED = 10000
 DEFAULT_PREFIX = "Seeded org"
 DEFAULT_EMAIL = "admin@example.com"
-
-
-def register(router) -> None:
-    """No ``/api/`` routes: this module only adds control endpoints."""
 
 
 @control_view("POST")
@@ -86,6 +82,6 @@ def seed_organizations(request):
     )
 
 
-control_urlpatterns = [
+urlpatterns = [
     re_path(r"^seed/organizations/?$", seed_organizations),
 ]
