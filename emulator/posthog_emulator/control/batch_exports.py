@@ -10,7 +10,7 @@ from uuid import UUID
 from django.urls import re_path
 from django.utils import timezone
 
-from posthog_emulator.api.batch_exports import BatchExportRunSerializer
+from posthog_emulator.api.batch_export_serializers import BatchExportRunSerializer
 from posthog_emulator.control.base import ControlError, control_view, json_response, parse_string, read_json
 from posthog_emulator.models import BatchExport, BatchExportBackfill, BatchExportRun
 from posthog_emulator.models.batch_exports import BACKFILL_STATUSES, RUN_STATUSES
