@@ -6,6 +6,7 @@ No authentication (the server is meant for loopback). JSON in and out; errors us
 """
 
 import functools
+from contextlib import contextmanager
 from uuid import UUID
 
 from django.http import JsonResponse
@@ -13,8 +14,10 @@ from django.views.decorators.csrf import csrf_exempt
 
 from posthog_emulator.errors import error_response
 from posthog_emulator.http import BodyError, json_object, json_response
-from posthog_emulator.models import Organization, OrganizationMembership, Team, User
+from posthog_emulator.models import Organization, Team, User
 from posthog_emulator.permissions import is_valid_scope
+from posthog_emulator.rules import RuleError
+from posthog_emulator.rules.levels import level_from
 
 __all__ = [
     "ControlError",
@@ -27,16 +30,9 @@ __all__ = [
     "parse_string",
     "project_summary",
     "read_json",
+    "rule_errors",
     "user_summary",
 ]
-
-LEVELS = {
-    "member": OrganizationMembership.Level.MEMBER,
-    "admin": OrganizationMembership.Level.ADMIN,
-    "administrator": OrganizationMembership.Level.ADMIN,
-    "owner": OrganizationMembership.Level.OWNER,
-}
-
 
 class ControlError(Exception):
     """Raised by control views; becomes a JSON error response."""
@@ -71,6 +67,16 @@ def control_view(*methods: str):
         return wrapper
 
     return decorator
+
+
+@contextmanager
+def rule_errors():
+    """Run rules of :mod:`posthog_emulator.rules`: a refusal becomes a 400 ``ControlError`` with
+    its detail, ``attr`` and code (``invalid_input`` when it has none)."""
+    try:
+        yield
+    except RuleError as error:
+        raise ControlError(error.detail, error.attr, code=error.code or "invalid_input")
 
 
 def read_json(request) -> dict:
@@ -134,13 +140,9 @@ def find_organization(reference, attr: str = "organization") -> Organization | N
 
 
 def parse_level(value) -> int:
-    if value is None:
-        return OrganizationMembership.Level.MEMBER
-    if isinstance(value, str) and value.lower() in LEVELS:
-        return LEVELS[value.lower()]
-    if isinstance(value, (int, str)) and not isinstance(value, bool) and str(value) in {"1", "8", "15"}:
-        return int(value)
-    raise ControlError(f'"{value}" is not a valid level; use member, admin or owner (or 1, 8, 15).', "level")
+    """A membership level by name or number (``None``: member); 400 with ``attr`` ``level`` otherwise."""
+    with rule_errors():
+        return level_from(value)
 
 
 def parse_scopes(value) -> list[str]:

@@ -10,12 +10,18 @@ from django.db import transaction
 from django.db.models import Max
 from django.urls import re_path
 
-from posthog_emulator.api.pipeline_plugins import MESSAGE_BAD_URL, parse_plugin_url
-from posthog_emulator.control.base import ControlError, control_view, find_organization, json_response, read_json
+from posthog_emulator.api.plugin_sources import newest_archives
+from posthog_emulator.control.base import (
+    ControlError,
+    control_view,
+    find_organization,
+    json_response,
+    read_json,
+    rule_errors,
+)
 from posthog_emulator.models import Plugin, PluginArchive, PluginConfig, Team
-
-
-ACCESS_LEVEL_NAMES = {"none": 0, "config": 3, "install": 6, "root": 9}
+from posthog_emulator.rules.levels import plugins_access_level_from
+from posthog_emulator.rules.plugins import MESSAGE_BAD_URL, parse_plugin_url
 
 
 def _archive_summary(archive: PluginArchive, latest_ids: set[int]) -> dict:
@@ -29,10 +35,7 @@ def _archive_summary(archive: PluginArchive, latest_ids: set[int]) -> dict:
 
 
 def _latest_archive_ids() -> set[int]:
-    newest: dict[str, int] = {}
-    for archive in PluginArchive.objects.order_by("sequence", "id"):
-        newest[archive.url] = archive.id
-    return set(newest.values())
+    return {archive.id for archive in newest_archives().values()}
 
 
 @control_view("GET", "POST")
@@ -87,15 +90,8 @@ def organization_plugins_access_level(request, reference):
     if organization is None:
         raise ControlError(f"Organization {reference!r} not found.", "organization", status=404, code="not_found")
     if request.method != "GET":
-        value = read_json(request).get("plugins_access_level")
-        if isinstance(value, str) and value.lower() in ACCESS_LEVEL_NAMES:
-            value = ACCESS_LEVEL_NAMES[value.lower()]
-        if isinstance(value, bool) or value not in ACCESS_LEVEL_NAMES.values():
-            raise ControlError(
-                f'"{value}" is not a valid plugins access level; use 0, 3, 6, 9 (none, config, install, root).',
-                "plugins_access_level",
-                code="invalid_choice",
-            )
+        with rule_errors():
+            value = plugins_access_level_from(read_json(request).get("plugins_access_level"))
         organization.plugins_access_level = value
         organization.save(update_fields=["plugins_access_level", "updated_at"])
     return json_response(
