@@ -9,7 +9,7 @@ domain; facts 2 "Fields"), as self-hosted PostHog with every paid feature availa
   support Personal API Key access" (facts 0.6); profile ``spec`` asks for ``organization:write``.
 * **List**: ordered by ``domain``, paginated. Another organization's domain under your own
   organization's URL is 404; another organization in the URL is 403.
-* **domain**: required on create, <= 128 characters, must match ``DOMAIN_PATTERN`` (lower case
+* **domain**: required on create, <= 128 characters, must match ``rules.domains.DOMAIN_PATTERN`` (lower case
   only) else 400 ``invalid_input`` "Please enter a valid domain or subdomain name."; globally unique,
   else 400 ``unique`` "domain with this domain already exists."; read-only after creation (a value
   sent on update is silently ignored).
@@ -43,33 +43,26 @@ keys in a body are unknown fields, silently ignored, as DRF ignores them in Post
 The TXT records are published, listed and withdrawn through ``/_emulator/dns``.
 """
 
-import hashlib
-import re
-import secrets
-
 from django.utils import timezone
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from posthog_emulator import generations
+from posthog_emulator.api.shared import rule_errors
 from posthog_emulator.models import DNSRecord, OrganizationDomain
-from posthog_emulator.models.domains import DOMAIN_PATTERN, unquote_txt
 from posthog_emulator.permissions import OrganizationAdminWritePermissions
 from posthog_emulator.routing import OrganizationNestedMixin, organization_prefix
-
-DOMAIN_REGEX = re.compile(DOMAIN_PATTERN)
-MESSAGE_INVALID_DOMAIN = "Please enter a valid domain or subdomain name."
-MESSAGE_VERIFICATION_REQUIRED = "This attribute cannot be updated until the domain is verified."
-MESSAGE_ALREADY_VERIFIED = "This domain has already been verified."
-#: Fields PostHog lets you change only once the domain is verified (in this order).
-UPDATE_ONLY_WHEN_VERIFIED = ("jit_provisioning_enabled", "sso_enforcement", "scim_enabled")
-#: What the newest generation no longer has on the domain (moved to ``identity_provider_config``).
-MOVED_TO_IDENTITY_PROVIDER_CONFIG = ("saml_entity_id", "saml_acs_url", "saml_x509_cert", "scim_enabled",
-                                     "scim_bearer_token")
-#: Fields PostHog drops from a create body.
-IGNORED_ON_CREATE = ("jit_provisioning_enabled", "sso_enforcement", "scim_enabled")
+from posthog_emulator.rules.domains import (
+    IGNORED_ON_CREATE,
+    MOVED_TO_IDENTITY_PROVIDER_CONFIG,
+    challenge_published,
+    check_domain,
+    check_identity_provider_config,
+    check_not_verified,
+    check_update,
+    new_scim_token,
+)
 
 
 class OrganizationDomainSerializer(serializers.ModelSerializer):
@@ -121,20 +114,15 @@ class OrganizationDomainSerializer(serializers.ModelSerializer):
         return None
 
     def validate_domain(self, domain: str) -> str:
-        if not DOMAIN_REGEX.match(domain):
-            raise ValidationError(MESSAGE_INVALID_DOMAIN)
-        return domain
+        with rule_errors():
+            return check_domain(domain)
 
     def validate(self, attrs):
-        if generations.of("domains") == generations.NEWEST and isinstance(self.initial_data, dict):
-            config = self.initial_data.get("identity_provider_config")
-            if config is not None:  # a linked IdP configuration: none exist in the emulator
-                raise ValidationError({"identity_provider_config": f'Invalid pk "{config}" - object does not exist.'},
-                                      code="does_not_exist")
-        if self.instance is not None and not self.instance.is_verified:
-            for field in UPDATE_ONLY_WHEN_VERIFIED:
-                if field in attrs:
-                    raise ValidationError({field: MESSAGE_VERIFICATION_REQUIRED}, code="verification_required")
+        with rule_errors():
+            if generations.of("domains") == generations.NEWEST and isinstance(self.initial_data, dict):
+                check_identity_provider_config(self.initial_data.get("identity_provider_config"))
+            if self.instance is not None:
+                check_update(self.instance.is_verified, attrs)
         return attrs
 
     def create(self, validated_data):
@@ -149,8 +137,7 @@ class OrganizationDomainSerializer(serializers.ModelSerializer):
         if validated_data.get("scim_enabled") is False:
             validated_data["scim_bearer_token"] = None
         if enabling:
-            token = secrets.token_urlsafe(32)
-            validated_data["scim_bearer_token"] = "sha256$" + hashlib.sha256(token.encode()).hexdigest()
+            token, validated_data["scim_bearer_token"] = new_scim_token()
             self.context["scim_plain_token"] = token
         return super().update(instance, validated_data)
 
@@ -181,10 +168,9 @@ class OrganizationDomainViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
     def verify(self, request, *args, **kwargs):
         """Look for the challenge at ``_posthog-challenge.<domain>`` (facts 2, "Verify")."""
         domain = self.get_object()
-        if domain.is_verified:
-            raise ValidationError(MESSAGE_ALREADY_VERIFIED, code="already_verified")
-        values = [unquote_txt(value) for value in DNSRecord.txt_values(domain.challenge_record_name)]
-        if domain.verification_challenge in values:
+        with rule_errors():
+            check_not_verified(domain.is_verified)
+        if challenge_published(domain.verification_challenge, DNSRecord.txt_values(domain.challenge_record_name)):
             domain.verified_at = timezone.now()
             domain.last_verification_retry = None
         else:

@@ -43,22 +43,25 @@ Mirrors ``posthog/api/event_definition.py`` with ``ee/api/ee_event_definition.py
   emulator has no actions.
 """
 
-import json
 from uuid import UUID
 
 from django.db.models import F
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.exceptions import APIException, NotFound, ValidationError
+from rest_framework.exceptions import APIException, NotFound
 
-from posthog_emulator.api.shared import UserBasicSerializer
+from posthog_emulator.api.shared import UserBasicSerializer, rule_errors
 from posthog_emulator.models import EventDefinition, TaxonomySettings, User
 from posthog_emulator.routing import ProjectNestedMixin, project_prefix
-
-EVENT_TYPES = ("event", "all", "action_event", "event_posthog", "event_custom")
-ORDERING_FIELDS = ("name", "last_seen_at", "last_seen_at::date", "created_at", "created_at::date")
-MESSAGE_HIDDEN_AND_VERIFIED = "An event cannot be both hidden and verified"
+from posthog_emulator.rules.event_definitions import (
+    check_hidden_and_verified,
+    event_type_filter,
+    excluded_names,
+    normalise_tags,
+    ordering_fields,
+    verification_changes,
+)
 
 
 class EnterpriseFeatureException(APIException):
@@ -74,16 +77,6 @@ class EnterpriseFeatureException(APIException):
                 "To use it, subscribe to PostHog Cloud with a generous free tier."
             )
         )
-
-
-def normalise_tags(tags) -> list[str]:
-    """PostHog's ``tagify`` (strip, lower-case) and de-duplication; blanks dropped; first order kept."""
-    result = []
-    for tag in tags or []:
-        value = str(tag).strip().lower()
-        if value and value not in result:
-            result.append(value)
-    return result
 
 
 class _TaggedSerializerMixin:
@@ -195,29 +188,15 @@ class EnterpriseEventDefinitionSerializer(EventDefinitionSerializer):
 
     def validate(self, data):
         data = super().validate(data)
-        if data.get("hidden") and data.get("verified"):
-            raise serializers.ValidationError(MESSAGE_HIDDEN_AND_VERIFIED)
+        with rule_errors():
+            check_hidden_and_verified(data)
         return data
 
     def update(self, instance, validated_data):
-        user = self.context["request"].user
         tags = validated_data.pop("tags", None)
-        validated_data["updated_by"] = user
-        if validated_data.get("hidden", False):
-            validated_data["verified"] = False
-            validated_data["verified_by"] = None
-            validated_data["verified_at"] = None
-        elif validated_data.get("verified", False):
-            validated_data["hidden"] = False
-        if "verified" in validated_data:
-            if validated_data["verified"] and not instance.verified:
-                validated_data["verified_by"] = user
-                validated_data["verified_at"] = timezone.now()
-            elif not validated_data["verified"]:
-                validated_data["verified_by"] = None
-                validated_data["verified_at"] = None
-            else:
-                validated_data.pop("verified")  # re-verifying is ignored
+        validated_data = verification_changes(
+            validated_data, instance.verified, self.context["request"].user, timezone.now()
+        )
         # post_to_slack is set on the instance (so this response echoes it) but never saved.
         instance = serializers.ModelSerializer.update(self, instance, validated_data)
         if tags is not None and self._tagging():
@@ -270,44 +249,26 @@ class EventDefinitionViewSet(
         for term in (params.get("search") or "").split():
             queryset = queryset.filter(name__icontains=term)
 
-        event_type = params.get("event_type", "event")
-        if event_type not in EVENT_TYPES:
-            raise ValidationError(
-                {"event_type": f"Not a valid event type. Use one of: {', '.join(EVENT_TYPES)}."}
-            )
-        if event_type == "event_posthog":
+        with rule_errors():
+            kind = event_type_filter(params.get("event_type", "event"))
+        if kind == "posthog":
             queryset = queryset.filter(name__startswith="$")
-        elif event_type == "event_custom":
+        elif kind == "custom":
             queryset = queryset.exclude(name__startswith="$")
 
         if params.get("exclude_hidden", "false").lower() == "true" and self.is_enterprise():
             queryset = queryset.exclude(hidden=True)
 
-        excluded = params.get("excluded_properties")
-        if excluded:
-            try:
-                names = json.loads(excluded)
-            except ValueError:
-                raise ValidationError({"excluded_properties": "Expected a JSON array of event names."})
-            if not isinstance(names, list):
-                raise ValidationError({"excluded_properties": "Expected a JSON array of event names."})
-            queryset = queryset.exclude(name__in=[str(n) for n in names])
+        with rule_errors():
+            excluded = excluded_names(params.get("excluded_properties"))
+        if excluded is not None:
+            queryset = queryset.exclude(name__in=excluded)
 
         return queryset.order_by(*self._ordering())
 
     def _ordering(self) -> list:
-        requested = [value for raw in self.request.query_params.getlist("ordering") for value in raw.split(",")]
-        fields = []
-        for value in requested:
-            value = value.strip()
-            if value.lstrip("-") in ORDERING_FIELDS:
-                fields.append((value.lstrip("-"), value.startswith("-")))
-        if not fields:
-            fields = [("last_seen_at::date", True), ("name", False)]
-        if not any(field == "name" for field, _ in fields):
-            fields.append(("name", False))
         expressions = []
-        for field, descending in fields:
+        for field, descending in ordering_fields(self.request.query_params.getlist("ordering")):
             if field == "name":
                 expressions.append(F("name").desc() if descending else F("name").asc())
                 continue

@@ -46,7 +46,7 @@ from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 
 from posthog_emulator import profiles
-from posthog_emulator.api.shared import UserBasicSerializer
+from posthog_emulator.api.shared import UserBasicSerializer, rule_errors
 from posthog_emulator.models import Organization, OrganizationInvite, OrganizationMembership
 from posthog_emulator.permissions import (
     MESSAGE_LEVEL_INSUFFICIENT,
@@ -55,21 +55,16 @@ from posthog_emulator.permissions import (
     membership_level,
 )
 from posthog_emulator.routing import OrganizationNestedMixin, organization_prefix
+from posthog_emulator.rules.invites import (
+    check_bulk,
+    combine_pending,
+    lowercase_email_domain,
+    private_project_access,
+)
+from posthog_emulator.rules.levels import check_invite_level, is_admin, may_invite
 
-MAX_BULK_INVITES = 20
 MESSAGE_ALREADY_MEMBER = "A user with this email address already belongs to the organization."
-MESSAGE_HIGHER_LEVEL = "You cannot invite a user with a higher permission level than your own."
-MESSAGE_NOT_AN_ARRAY = "This endpoint needs an array of data for bulk invite creation."
-MESSAGE_TOO_MANY = "A maximum of 20 invites can be sent in a single request."
-MESSAGE_NO_PROJECT = "Project does not exist on this organization, or it is private and you do not have access to it."
 INVITE_SETTINGS_FEATURE = "organization_invite_settings"
-PROJECT_ACCESS_LEVELS = ("member", "admin")
-
-
-def lowercase_email_domain(email: str) -> str:
-    """``local@Domain.COM`` -> ``local@domain.com``; the local part keeps its case (RFC 5321)."""
-    local_part, _, domain = email.rpartition("@")
-    return f"{local_part}@{domain.lower()}"
 
 
 def is_member(organization: Organization, email: str) -> bool:
@@ -87,7 +82,7 @@ class UserCanInvitePermission(BasePermission):
         level = membership_level(request.user, organization)
         if level is None:
             raise exceptions.NotFound("Organization not found.")
-        return level >= OrganizationMembership.Level.ADMIN or bool(organization.members_can_invite)
+        return may_invite(level, organization.members_can_invite)
 
 
 class InviteDeletePermission(BasePermission):
@@ -98,8 +93,7 @@ class InviteDeletePermission(BasePermission):
     def has_permission(self, request, view) -> bool:
         if request.method != "DELETE":
             return True
-        level = membership_level(request.user, view.organization)
-        return level is not None and level >= OrganizationMembership.Level.ADMIN
+        return is_admin(membership_level(request.user, view.organization))
 
 
 class OrganizationInviteSerializer(serializers.ModelSerializer):
@@ -140,26 +134,15 @@ class OrganizationInviteSerializer(serializers.ModelSerializer):
         own = membership_level(self.context["request"].user, self.organization)
         if own is None:
             raise exceptions.PermissionDenied("You must be a member of the organization to send invites.")
-        if level > own:
-            raise exceptions.PermissionDenied(MESSAGE_HIGHER_LEVEL)
+        with rule_errors():
+            check_invite_level(own, level)
         return level
 
     def validate_private_project_access(self, value):
         if not value:
             return []
-        if not isinstance(value, list):
-            raise serializers.ValidationError("Expected a list of {\"id\": <project id>, \"level\": \"member\"|\"admin\"}.")
-        team_ids = set(self.organization.teams.values_list("id", flat=True))
-        for item in value:
-            if not isinstance(item, dict) or not isinstance(item.get("id"), int) or isinstance(item.get("id"), bool):
-                raise serializers.ValidationError(
-                    "Expected a list of {\"id\": <project id>, \"level\": \"member\"|\"admin\"}."
-                )
-            if item.get("level") not in PROJECT_ACCESS_LEVELS:
-                raise serializers.ValidationError(f"\"{item.get('level')}\" is not a valid project access level.")
-            if item["id"] not in team_ids:
-                raise serializers.ValidationError(MESSAGE_NO_PROJECT)
-        return [{"id": item["id"], "level": item["level"]} for item in value]
+        with rule_errors():
+            return private_project_access(value, set(self.organization.teams.values_list("id", flat=True)))
 
     def to_representation(self, instance):
         data = super().to_representation(instance)
@@ -178,16 +161,11 @@ class OrganizationInviteSerializer(serializers.ModelSerializer):
         if combine:
             pending = [invite for invite in existing if not invite.is_expired]
             if pending:
-                validated_data["level"] = max(
-                    [invite.level for invite in pending]
-                    + [validated_data.get("level", OrganizationMembership.Level.MEMBER)]
+                validated_data["level"], validated_data["private_project_access"] = combine_pending(
+                    validated_data.get("level", OrganizationMembership.Level.MEMBER),
+                    validated_data.get("private_project_access"),
+                    pending,
                 )
-                combined = {item["id"]: item["level"] for item in validated_data.get("private_project_access") or []}
-                for invite in pending:
-                    for item in invite.private_project_access or []:
-                        if item["id"] not in combined or item["level"] > combined[item["id"]]:
-                            combined[item["id"]] = item["level"]
-                validated_data["private_project_access"] = [{"id": k, "level": v} for k, v in combined.items()]
         existing.delete()
         return OrganizationInvite.objects.create(
             organization=organization,
@@ -241,10 +219,8 @@ class OrganizationInviteViewSet(
     @action(methods=["POST"], detail=False, required_scopes=["organization_member:write"])
     def bulk(self, request, **kwargs):
         data = request.data
-        if not isinstance(data, list):
-            raise exceptions.ValidationError(MESSAGE_NOT_AN_ARRAY)
-        if len(data) > MAX_BULK_INVITES:
-            raise exceptions.ValidationError(MESSAGE_TOO_MANY, code="max_length")
+        with rule_errors():
+            check_bulk(data)
         serializer = self.get_serializer(data=data, many=True)
         serializer.is_valid(raise_exception=True)
         with transaction.atomic():
