@@ -7,7 +7,8 @@ with ``migrate --run-syncdb`` at startup (:func:`posthog_emulator.bootstrap.migr
 Layout:
 
 * :mod:`~posthog_emulator.models.core`: users, organizations, projects (teams), memberships,
-  personal API keys, ``EmulatorState`` and the identifier helpers (``uuidt`` ...).
+  personal API keys, ``EmulatorState``; it uses (and passes on) the identifier helpers of
+  :mod:`~posthog_emulator.models.ids` (``uuidt``, key values and hashes ...), which hold no models.
 * one module per area, each importing only from ``core``: :mod:`~posthog_emulator.models.domains`,
   :mod:`~posthog_emulator.models.people`, :mod:`~posthog_emulator.models.batch_exports`,
   :mod:`~posthog_emulator.models.plugins`, :mod:`~posthog_emulator.models.event_definitions`.
@@ -18,8 +19,19 @@ resource adds a module beside the others and imports its models below (``core`` 
 tables keep their order).
 """
 
-from posthog_emulator.models.core import (
+from posthog_emulator.models.ids import (
     BASE62,
+    generate_distinct_id,
+    generate_key_id,
+    generate_personal_api_key,
+    generate_project_api_token,
+    generate_random_short_suffix,
+    hash_key_value,
+    mask_key_value,
+    random_token,
+    uuidt,
+)
+from posthog_emulator.models.core import (
     INTERNAL_BOT_EMAIL_SUFFIX,
     MAX_SLUG_LENGTH,
     EmulatorState,
@@ -32,15 +44,6 @@ from posthog_emulator.models.core import (
     User,
     UserManager,
     create_with_slug,
-    generate_distinct_id,
-    generate_key_id,
-    generate_personal_api_key,
-    generate_project_api_token,
-    generate_random_short_suffix,
-    hash_key_value,
-    mask_key_value,
-    random_token,
-    uuidt,
 )
 from posthog_emulator.models.domains import DNSRecord, OrganizationDomain
 from posthog_emulator.models.people import (
