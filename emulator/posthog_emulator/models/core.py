@@ -13,16 +13,11 @@ from __future__ import annotations
 from django.db import IntegrityError, models, transaction
 from django.utils.text import slugify
 
+# Field defaults and the key manager's helpers; the area modules import uuidt from here.
 from posthog_emulator.models.ids import (
-    generate_distinct_id,
-    generate_key_id,
-    generate_personal_api_key,
-    generate_project_api_token,
-    generate_random_short_suffix,
-    hash_key_value,
-    mask_key_value,
-    uuidt,
-)
+    generate_distinct_id, generate_key_id, generate_personal_api_key, generate_project_api_token,
+    generate_random_short_suffix, hash_key_value, mask_key_value, uuidt,
+)  # fmt: skip
 
 MAX_SLUG_LENGTH = 48  # posthog/models/utils.py
 INTERNAL_BOT_EMAIL_SUFFIX = "@posthogbot.user"  # posthog/constants.py; bots do not count as members
