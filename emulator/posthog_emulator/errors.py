@@ -10,6 +10,8 @@ import logging
 from django.http import JsonResponse
 from rest_framework.exceptions import APIException
 
+from posthog_emulator.http import json_response
+
 logger = logging.getLogger("posthog_emulator")
 
 
@@ -19,9 +21,7 @@ def error_body(type_: str, code: str, detail: str, attr: str | None = None) -> d
 
 
 def error_response(status: int, type_: str, code: str, detail: str, attr: str | None = None) -> JsonResponse:
-    return JsonResponse(
-        error_body(type_, code, detail, attr), status=status, json_dumps_params={"separators": (",", ":")}
-    )
+    return json_response(error_body(type_, code, detail, attr), status=status)
 
 
 def not_found(detail: str = "Not found.") -> JsonResponse:

@@ -12,7 +12,7 @@ router = api.build_router()
 
 urlpatterns = [
     re_path(r"^api/", include(router.urls)),
-    re_path(r"^_emulator/", include(control.urlpatterns_with(api.control_urlpatterns()))),
+    re_path(r"^_emulator/", include(control.urlpatterns)),
 ]
 
 handler404 = "posthog_emulator.errors.handler404"

@@ -5,7 +5,7 @@ import datetime as dt
 import pytest
 
 from posthog_emulator import profiles
-from posthog_emulator.batch_export_models import BatchExport, BatchExportBackfill
+from posthog_emulator.models import BatchExport, BatchExportBackfill
 from tests.conftest import authed, error
 
 S3_CONFIG = {

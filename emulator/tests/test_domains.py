@@ -5,7 +5,7 @@ import re
 import pytest
 
 from posthog_emulator import profiles
-from posthog_emulator.domain_models import DNSRecord, OrganizationDomain
+from posthog_emulator.models import DNSRecord, OrganizationDomain
 from tests.conftest import authed, error
 
 DOMAIN_FIELDS = {

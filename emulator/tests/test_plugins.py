@@ -5,8 +5,7 @@ import json
 import pytest
 
 from posthog_emulator import profiles
-from posthog_emulator.models import Organization
-from posthog_emulator.plugins_models import Plugin, PluginActivity, PluginSourceFile
+from posthog_emulator.models import Organization, Plugin, PluginActivity, PluginSourceFile
 from tests.conftest import authed, error
 
 DEST = "pipeline_destinations"

@@ -1,11 +1,11 @@
 """The ``/api/`` resources: one module per resource.
 
 Each module listed in :data:`RESOURCE_MODULES` exposes ``register(router)``, which registers its
-viewsets on the shared :class:`~posthog_emulator.routing.OptionalSlashRouter`. A module may also
-expose ``control_urlpatterns`` (Django URL patterns), mounted under ``/_emulator/`` for
-resource-specific test helpers (for example, accepting an invite). Adding a resource means adding
-a module and its name here; nothing else in the core changes. See "Adding a resource" in the
-README.
+viewsets on the shared :class:`~posthog_emulator.routing.OptionalSlashRouter`. Adding a resource
+means adding a module and its name here; nothing else in the core changes. Test helpers of a
+resource under ``/_emulator/`` are not part of this package (see "Adding a resource" in the
+README). Modules here never import that layer; rules that are not about HTTP live in
+:mod:`posthog_emulator.rules`.
 """
 
 from importlib import import_module
@@ -22,7 +22,6 @@ RESOURCE_MODULES = [
     "batch_exports",
     "pipeline_plugins",
     "event_definitions",
-    "seed",
 ]
 
 
@@ -35,10 +34,3 @@ def build_router() -> OptionalSlashRouter:
     for module in resource_modules():
         module.register(router)
     return router
-
-
-def control_urlpatterns() -> list:
-    patterns = []
-    for module in resource_modules():
-        patterns.extend(getattr(module, "control_urlpatterns", []))
-    return patterns

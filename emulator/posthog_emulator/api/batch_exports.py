@@ -13,7 +13,8 @@ As ``posthog/batch_exports/http.py``:
   ``hogql_query`` is write-only on PostHog (it is turned into ``schema``): profile ``posthog``
   omits it from answers, profile ``spec`` (whose record lists it) answers it from ``schema``.
 * Destination types and config keys, required keys (POST/PUT only), unknown keys, type
-  conversion and the per-type rules come from :data:`DESTINATIONS` (facts 5 table). Errors about
+  conversion and the per-type rules come from
+  :data:`posthog_emulator.rules.batch_exports.DESTINATIONS` (facts 5 table). Errors about
   the config carry ``attr`` ``destination`` (facts 9: PostHog's exact attr is unconfirmed); an
   unknown type is ``invalid_choice`` on ``destination__type``.
 * **Secret config keys are never returned** (removed recursively, as the newest code does). A PATCH
@@ -32,432 +33,38 @@ As ``posthog/batch_exports/http.py``:
   export record (spec 3.1/4.2), profile ``posthog`` ``{"paused": bool}`` and ``{"backfill_id": ...}``.
   PostHog's "There is no data to backfill for this model." is not emulated (there are no events).
 * Delete is soft (``deleted=true``); running backfills are cancelled. 204.
+
+The serializers are in :mod:`posthog_emulator.api.batch_export_serializers`, the rules in
+:mod:`posthog_emulator.rules.batch_exports`.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import re
 from uuid import UUID
 
 from django.db import transaction
 from django.shortcuts import get_object_or_404
-from django.urls import re_path
 from django.utils import timezone
-from rest_framework import mixins, serializers, viewsets
+from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
-from posthog_emulator import control, profiles
-from posthog_emulator.batch_export_models import (
-    BACKFILL_STATUSES,
-    INTERVALS,
-    MODELS,
-    RUN_STATUSES,
-    BatchExport,
-    BatchExportBackfill,
-    BatchExportDestination,
-    BatchExportRun,
+from posthog_emulator import profiles
+from posthog_emulator.api.batch_export_serializers import (
+    BatchExportBackfillSerializer,
+    BatchExportRunSerializer,
+    BatchExportSerializer,
 )
+from posthog_emulator.api.shared import rule_errors
+from posthog_emulator.models import BatchExport, BatchExportBackfill, BatchExportRun
 from posthog_emulator.routing import OrganizationNestedMixin, ProjectNestedMixin, organization_prefix, project_prefix
+from posthog_emulator.rules.batch_exports import check_backfill_range, parse_backfill_input, workflow_id
 
 # --------------------------------------------------------------------------------------------
-# Destinations (facts 5, "Destination types and config keys")
+# Backfills
 # --------------------------------------------------------------------------------------------
-
-#: Keys every destination accepts, with their types.
-COMMON_KEYS = {"exclude_events": list, "include_events": list}
-
-#: type -> required keys, optional keys (both with types) and secret keys (never returned).
-DESTINATIONS = {
-    "S3": {
-        "required": {"bucket_name": str, "region": str, "prefix": str},
-        "optional": {
-            "aws_access_key_id": str, "aws_secret_access_key": str, "compression": str, "encryption": str,
-            "kms_key_id": str, "endpoint_url": str, "file_format": str, "max_file_size_mb": int,
-            "use_virtual_style_addressing": bool,
-        },
-        "secret": ("aws_access_key_id", "aws_secret_access_key"),
-    },
-    "Snowflake": {
-        "required": {"account": str, "user": str, "database": str, "warehouse": str, "schema": str},
-        "optional": {
-            "table_name": str, "authentication_type": str, "password": str, "private_key": str,
-            "private_key_passphrase": str, "role": str,
-        },
-        "secret": ("user", "password", "private_key", "private_key_passphrase"),
-    },
-    "Postgres": {
-        "required": {"user": str, "password": str, "host": str, "database": str},
-        "optional": {"schema": str, "table_name": str, "port": int, "has_self_signed_cert": bool},
-        "secret": ("user", "password"),
-    },
-    "Redshift": {
-        "required": {"user": str, "password": str, "host": str, "database": str},
-        "optional": {
-            "schema": str, "table_name": str, "port": int, "properties_data_type": str, "mode": str,
-            "copy_inputs": dict,
-        },
-        # The newest code strips secrets recursively, which reaches the AWS keys inside copy_inputs.
-        "secret": ("user", "password", "aws_access_key_id", "aws_secret_access_key"),
-    },
-    "BigQuery": {
-        "required": {
-            "project_id": str, "dataset_id": str, "private_key": str, "private_key_id": str, "token_uri": str,
-            "client_email": str,
-        },
-        "optional": {"table_id": str, "use_json_type": bool},
-        "secret": ("private_key", "private_key_id", "client_email", "token_uri"),
-    },
-    "Databricks": {
-        "required": {"http_path": str, "catalog": str, "schema": str, "table_name": str},
-        "optional": {"use_variant_type": bool, "use_automatic_schema_evolution": bool},
-        "secret": (),
-    },
-    "HTTP": {
-        "required": {"url": str, "token": str},
-        "optional": {},
-        "secret": ("token",),
-    },
-    "NoOp": {
-        "required": {},
-        "optional": {"arg": str},
-        "secret": (),
-    },
-}  # fmt: skip
-
-HTTP_URLS = ("https://us.i.posthog.com/batch/", "https://eu.i.posthog.com/batch/")
-S3_FILE_FORMATS = {"JSONLines": ("gzip", "brotli"), "Parquet": ("zstd", "lz4", "snappy", "gzip", "brotli")}
-TYPE_NAMES = {str: "str", int: "int", bool: "bool", list: "list", dict: "dict"}
-
-
-def secret_keys(destination_type: str) -> tuple:
-    return DESTINATIONS.get(destination_type, {}).get("secret", ())
-
-
-def strip_secrets(value, secrets: tuple):
-    """``value`` without the ``secrets`` keys, at any depth."""
-    if isinstance(value, dict):
-        return {k: strip_secrets(v, secrets) for k, v in value.items() if k not in secrets}
-    if isinstance(value, list):
-        return [strip_secrets(v, secrets) for v in value]
-    return value
-
-
-def _convert(value, expected):
-    """``value`` as ``expected`` where PostHog converts it (strings to bool/int), else raise."""
-    if value is None or expected is None:
-        return value
-    if expected is bool:
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.lower() in ("true", "false"):
-            return value.lower() == "true"
-    elif expected is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        if isinstance(value, str) and re.fullmatch(r"-?\d+", value.strip()):
-            return int(value)
-    elif isinstance(value, expected):
-        return value
-    raise ValidationError(
-        f"Configuration has invalid type: got '{type(value).__name__}', expected '{TYPE_NAMES[expected]}'"
-    )
-
-
-def validate_config(destination_type: str, sent: dict, stored: dict | None, check_required: bool) -> dict:
-    """The config to store: ``sent`` merged into ``stored`` (when given), checked by the type's rules."""
-    spec = DESTINATIONS[destination_type]
-    if not isinstance(sent, dict):
-        raise ValidationError("Configuration must be an object.")
-    known = {**spec["required"], **spec["optional"], **COMMON_KEYS}
-    unknown = [key for key in sent if key not in known]
-    if unknown:
-        raise ValidationError("Configuration has unknown field/s: " + ", ".join(f"'{key}'" for key in unknown))
-    if check_required:
-        for key in spec["required"]:
-            if key not in sent:
-                raise ValidationError(f"Configuration missing required field: '{key}'")
-    converted = {key: _convert(value, known[key]) for key, value in sent.items()}
-    for key in COMMON_KEYS:
-        if converted.get(key) is not None and not all(isinstance(item, str) for item in converted[key]):
-            raise ValidationError(f"Configuration has invalid type: '{key}' must be a list of event names")
-    config = {**(stored or {}), **converted}
-    check = DESTINATION_CHECKS.get(destination_type)
-    if check is not None:
-        check(config)
-    return config
-
-
-def _check_s3(config: dict) -> None:
-    file_format = config.get("file_format") or "JSONLines"
-    if file_format not in S3_FILE_FORMATS:
-        raise ValidationError(f"File format {file_format} is not supported. Supported: JSONLines, Parquet.")
-    compression = config.get("compression")
-    if compression and compression not in S3_FILE_FORMATS[file_format]:
-        raise ValidationError(
-            f"Compression {compression} is not supported for file format {file_format}. "
-            f"Supported: {', '.join(S3_FILE_FORMATS[file_format])}."
-        )
-    keys = ("bucket_name", "region", "prefix", "aws_access_key_id", "aws_secret_access_key")
-    empty = [key for key in keys if key in config and isinstance(config[key], str) and not config[key].strip()]
-    if empty:
-        raise ValidationError(f"The following inputs are empty: {empty}")
-    if config.get("endpoint_url") == "":
-        config["endpoint_url"] = None
-
-
-def _check_snowflake(config: dict) -> None:
-    authentication = config.get("authentication_type") or "password"
-    if authentication not in ("password", "keypair"):
-        raise ValidationError(f"Unsupported authentication type: '{authentication}'")
-    if authentication == "password" and not config.get("password"):
-        raise ValidationError("Password is required if authentication type is password")
-    if authentication == "keypair" and not config.get("private_key"):
-        raise ValidationError("Private key is required if authentication type is key pair")
-
-
-def _check_redshift(config: dict) -> None:
-    mode = config.get("mode") or "INSERT"
-    if mode not in ("INSERT", "COPY"):
-        raise ValidationError(f"Unsupported Redshift mode: '{mode}'")
-    if mode == "COPY":
-        copy_inputs = config.get("copy_inputs")
-        if not isinstance(copy_inputs, dict):
-            raise ValidationError("Redshift COPY mode requires 'copy_inputs'")
-        for key in ("s3_bucket", "region_name", "authorization", "bucket_credentials"):
-            if not copy_inputs.get(key):
-                raise ValidationError(f"Redshift COPY mode requires 'copy_inputs.{key}'")
-
-
-def _check_http(config: dict) -> None:
-    if config.get("url") not in HTTP_URLS:
-        raise ValidationError(f"Invalid destination URL: {config.get('url')}")
-
-
-DESTINATION_CHECKS = {"S3": _check_s3, "Snowflake": _check_snowflake, "Redshift": _check_redshift, "HTTP": _check_http}
-
-
-# --------------------------------------------------------------------------------------------
-# HogQL (a small stand-in for PostHog's parser: SELECT <fields> FROM events [WHERE ...])
-# --------------------------------------------------------------------------------------------
-
-_SELECT_RE = re.compile(r"^\s*select\s+(?P<fields>.+?)\s+from\s+(?P<table>[A-Za-z_][\w.]*)(?P<rest>.*)$", re.I | re.S)
-
-
-def _split_top_level(text: str) -> list[str]:
-    parts, depth, current, quote = [], 0, "", None
-    for char in text:
-        if quote:
-            quote = None if char == quote else quote
-        elif char in "'\"`":
-            quote = char
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append(current.strip())
-            current = ""
-            continue
-        current += char
-    if current.strip():
-        parts.append(current.strip())
-    return parts
-
-
-def hogql_schema(query: str) -> dict:
-    """The ``schema`` PostHog derives from a batch export's HogQL query, with its messages."""
-    if not isinstance(query, str) or not query.strip():
-        raise ValidationError("Failed to parse query")
-    if re.search(r"\bunion\b", query, re.I):
-        raise ValidationError("UNIONs are not supported")
-    match = _SELECT_RE.match(query)
-    if match is None:
-        if re.match(r"^\s*select\b", query, re.I) and not re.search(r"\bfrom\b", query, re.I):
-            raise ValidationError("Query must SELECT FROM events")
-        raise ValidationError("Failed to parse query")
-    if match["table"] != "events":
-        raise ValidationError("Query must only SELECT FROM events")
-    if re.search(r"\bjoin\b", match["rest"], re.I):
-        raise ValidationError("JOINs are not supported")
-    if re.search(r"\(\s*select\b", query, re.I):
-        raise ValidationError("Query must only SELECT FROM events")
-    fields = []
-    for part in _split_top_level(match["fields"]):
-        alias_match = re.match(r"^(?P<expr>.+?)\s+as\s+(?P<alias>[A-Za-z_]\w*)$", part, re.I | re.S)
-        if alias_match:
-            fields.append({"expression": alias_match["expr"].strip(), "alias": alias_match["alias"]})
-        else:
-            fields.append({"expression": part, "alias": part})
-    return {"fields": fields, "values": {}, "hogql_query": query.strip()}
-
-
-# --------------------------------------------------------------------------------------------
-# Serializers
-# --------------------------------------------------------------------------------------------
-
-
-class BatchExportRunSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = BatchExportRun
-        fields = [
-            "id", "status", "records_completed", "latest_error", "data_interval_start", "data_interval_end",
-            "cursor", "created_at", "finished_at", "last_updated_at", "records_total_count", "bytes_exported",
-            "batch_export", "backfill",
-        ]  # fmt: skip
-        read_only_fields = fields
-
-
-class BatchExportBackfillSerializer(serializers.ModelSerializer):
-    team_id = serializers.IntegerField(read_only=True)
-
-    class Meta:
-        model = BatchExportBackfill
-        fields = [
-            "id", "team_id", "batch_export", "start_at", "end_at", "status", "created_at", "finished_at",
-            "last_updated_at", "total_records_count",
-        ]  # fmt: skip
-        read_only_fields = fields
-
-
-class DestinationSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=list(DESTINATIONS))
-    config = serializers.JSONField(required=False, default=dict)
-
-
-class BatchExportSerializer(serializers.ModelSerializer):
-    destination = DestinationSerializer()
-    interval = serializers.ChoiceField(choices=INTERVALS)
-    model = serializers.ChoiceField(choices=MODELS, required=False, default="events")
-    latest_runs = serializers.SerializerMethodField()
-    hogql_query = serializers.CharField(required=False, allow_blank=True, allow_null=True, write_only=True)
-    team_id = serializers.IntegerField(read_only=True)
-
-    class Meta:
-        model = BatchExport
-        fields = [
-            "id", "team_id", "name", "model", "destination", "interval", "paused", "created_at",
-            "last_updated_at", "last_paused_at", "start_at", "end_at", "latest_runs", "hogql_query", "schema",
-            "filters",
-        ]  # fmt: skip
-        read_only_fields = ["id", "team_id", "created_at", "last_updated_at", "latest_runs", "schema"]
-
-    # ---------------------------------------------------------------- output
-    def to_representation(self, instance: BatchExport) -> dict:
-        data = super().to_representation(instance)
-        destination = instance.destination
-        data["destination"] = {
-            "type": destination.type,
-            "config": strip_secrets(destination.config or {}, secret_keys(destination.type)),
-        }
-        if profiles.is_spec():
-            # The spec's record lists hogql_query; PostHog's serializer never returns it.
-            data["hogql_query"] = (instance.schema or {}).get("hogql_query")
-        return data
-
-    def get_latest_runs(self, instance: BatchExport) -> list[dict]:
-        runs = instance.runs.order_by("-created_at", "-id")[:10]
-        return BatchExportRunSerializer(runs, many=True).data
-
-    # ------------------------------------------------------------ validation
-    def validate_destination(self, value: dict) -> dict:
-        instance: BatchExport | None = self.instance
-        stored = instance.destination if instance is not None else None
-        destination_type = value.get("type") or (stored.type if stored else None)
-        if destination_type is None:
-            raise ValidationError("This field is required.", code="required")
-        if destination_type == "Databricks":
-            raise PermissionDenied("Databricks batch exports are not enabled for this team.")
-        same_type = stored is not None and stored.type == destination_type
-        is_partial = bool(self.partial)
-        config = validate_config(
-            destination_type,
-            value.get("config") or {},
-            stored.config if same_type else None,
-            # Required keys: on POST and PUT, and on a PATCH that changes the type.
-            check_required=not is_partial or not same_type,
-        )
-        return {"type": destination_type, "config": config}
-
-    def validate_filters(self, value):
-        if value is None:
-            return None
-        if not isinstance(value, list):
-            raise ValidationError("Filters must be a list.")
-        for item in value:
-            if isinstance(item, dict) and item.get("key") in ("data_interval_start", "data_interval_end"):
-                raise ValidationError("Filters may not reference 'data_interval_start' or 'data_interval_end'.")
-        return value
-
-    def validate_hogql_query(self, value):
-        if value in (None, ""):
-            return None
-        return hogql_schema(value)
-
-    def validate(self, attrs: dict) -> dict:
-        destination = attrs.get("destination")
-        model = attrs.get("model") or (self.instance.model if self.instance else "events")
-        destination_type = (
-            destination["type"] if destination else (self.instance.destination.type if self.instance else None)
-        )
-        if destination_type == "HTTP" and model != "events":
-            raise ValidationError({"model": "HTTP batch exports only support the events model."})
-        return attrs
-
-    # --------------------------------------------------------------- writing
-    def create(self, validated_data: dict) -> BatchExport:
-        destination_data = validated_data.pop("destination")
-        schema = validated_data.pop("hogql_query", None)
-        if schema is not None:
-            validated_data["schema"] = schema
-        if validated_data.get("paused"):
-            validated_data["last_paused_at"] = timezone.now()
-        with transaction.atomic():
-            destination = BatchExportDestination.objects.create(**destination_data)
-            return BatchExport.objects.create(
-                team=self.context["get_team"](), destination=destination, **validated_data
-            )
-
-    def update(self, instance: BatchExport, validated_data: dict) -> BatchExport:
-        destination_data = validated_data.pop("destination", None)
-        if "hogql_query" in validated_data:
-            schema = validated_data.pop("hogql_query")
-            if schema is not None:
-                validated_data["schema"] = schema
-        with transaction.atomic():
-            if destination_data:
-                instance.destination.type = destination_data["type"]
-                instance.destination.config = destination_data["config"]
-                instance.destination.save()
-            return super().update(instance, validated_data)
-
-
-# --------------------------------------------------------------------------------------------
-# Actions
-# --------------------------------------------------------------------------------------------
-
-
-def parse_backfill_input(value, name: str):
-    """PostHog's ``validate_date_input``: ISO-8601 with a timezone, else 400 (facts 5)."""
-    if value is None:
-        return None
-    try:
-        parsed = dt.datetime.fromisoformat(value)
-    except (TypeError, ValueError):
-        raise ValidationError(f"Input {value} is not a valid ISO formatted datetime.")
-    if parsed.tzinfo is None:
-        raise ValidationError(f"Input {value} is naive.")
-    return parsed
-
-
-def workflow_id(batch_export: BatchExport, start_at, end_at) -> str:
-    """PostHog's backfill workflow id: ``<id>-Backfill-<start UTC iso|START>-<end UTC iso|END>``."""
-    start = start_at.astimezone(dt.timezone.utc).isoformat() if start_at else "START"
-    end = end_at.astimezone(dt.timezone.utc).isoformat() if end_at else "END"
-    return f"{batch_export.id}-Backfill-{start}-{end}"
 
 
 def record_backfill(batch_export: BatchExport, start_at, end_at) -> BatchExportBackfill:
@@ -467,22 +74,19 @@ def record_backfill(batch_export: BatchExport, start_at, end_at) -> BatchExportB
         start_at=start_at,
         end_at=end_at,
         status="Starting",
-        workflow_id=workflow_id(batch_export, start_at, end_at),
+        workflow_id=workflow_id(batch_export.id, start_at, end_at),
     )
 
 
 def request_backfill(batch_export: BatchExport, data) -> BatchExportBackfill:
-    """Validate a backfill request as PostHog's ``backfill`` action does and record it."""
-    start_at = parse_backfill_input(data.get("start_at"), "start_at")
-    end_at = parse_backfill_input(data.get("end_at"), "end_at")
-    if start_at is not None and end_at is not None:
-        if start_at >= end_at:
-            raise ValidationError("The initial backfill datetime 'start_at' happens after 'end_at'")
-        if end_at > timezone.now() + batch_export.interval_time_delta:
-            raise ValidationError(
-                f"The provided 'end_at' ({end_at.isoformat()}) is too far into the future. "
-                "Cannot backfill beyond 1 batch period into the future."
-            )
+    """Validate a backfill request as PostHog's ``backfill`` action does and record it.
+
+    ``data`` is the request body; anything but an object counts as ``{}``."""
+    data = data if hasattr(data, "get") else {}
+    with rule_errors():
+        start_at = parse_backfill_input(data.get("start_at"), "start_at")
+        end_at = parse_backfill_input(data.get("end_at"), "end_at")
+        check_backfill_range(start_at, end_at, timezone.now() + batch_export.interval_time_delta)
     return record_backfill(batch_export, start_at, end_at)
 
 
@@ -519,6 +123,12 @@ class BatchExportViewSetMixin:
     def _record(self, batch_export: BatchExport) -> Response:
         return Response(self.get_serializer(batch_export).data)
 
+    def _paused_answer(self, batch_export: BatchExport) -> Response:
+        """``pause`` / ``unpause``: ``{"paused": bool}`` (profile ``posthog``) or the record."""
+        if profiles.is_posthog():
+            return Response({"paused": batch_export.paused})
+        return self._record(batch_export)
+
     @action(methods=["POST"], detail=True, required_scopes=["batch_export:write"])
     def pause(self, request, *args, **kwargs):
         batch_export = self.get_object()
@@ -526,9 +136,7 @@ class BatchExportViewSetMixin:
             batch_export.paused = True
             batch_export.last_paused_at = timezone.now()
             batch_export.save(update_fields=["paused", "last_paused_at", "last_updated_at"])
-        if profiles.is_posthog():
-            return Response({"paused": True})
-        return self._record(batch_export)
+        return self._paused_answer(batch_export)
 
     @action(methods=["POST"], detail=True, required_scopes=["batch_export:write"])
     def unpause(self, request, *args, **kwargs):
@@ -540,15 +148,12 @@ class BatchExportViewSetMixin:
                 batch_export.save(update_fields=["paused", "last_updated_at"])
                 if backfill is True and batch_export.last_paused_at is not None:
                     record_backfill(batch_export, batch_export.last_paused_at, timezone.now())
-        if profiles.is_posthog():
-            return Response({"paused": False})
-        return self._record(batch_export)
+        return self._paused_answer(batch_export)
 
     @action(methods=["POST"], detail=True, required_scopes=["batch_export:write"])
     def backfill(self, request, *args, **kwargs):
         batch_export = self.get_object()
-        data = request.data if hasattr(request.data, "get") else {}
-        backfill = request_backfill(batch_export, data)
+        backfill = request_backfill(batch_export, request.data)
         if profiles.is_posthog():
             return Response({"backfill_id": backfill.workflow_id})
         return self._record(batch_export)
@@ -624,8 +229,7 @@ class BatchExportBackfillViewSet(
     pagination_class = BackfillsCursorPagination
 
     def create(self, request, *args, **kwargs):
-        data = request.data if hasattr(request.data, "get") else {}
-        backfill = request_backfill(self.parent_batch_export(), data)
+        backfill = request_backfill(self.parent_batch_export(), request.data)
         return Response({"backfill_id": backfill.workflow_id})
 
 
@@ -636,117 +240,3 @@ def register(router) -> None:
     child = project_prefix(r"batch_exports/(?P<batch_export_id>[^/]+)")
     router.register(child + "/runs", BatchExportRunViewSet, basename="project_batch_export_runs")
     router.register(child + "/backfills", BatchExportBackfillViewSet, basename="project_batch_export_backfills")
-
-
-# --------------------------------------------------------------------------------------------
-# Control API
-# --------------------------------------------------------------------------------------------
-
-
-def _control_export(batch_export_id: str) -> BatchExport:
-    try:
-        return BatchExport.objects.select_related("destination").get(id=UUID(batch_export_id))
-    except (ValueError, BatchExport.DoesNotExist):
-        raise control.ControlError("Batch export not found.", status=404, code="not_found")
-
-
-def _control_datetime(data: dict, name: str, default=None):
-    value = data.get(name)
-    if value is None:
-        return default
-    try:
-        parsed = dt.datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
-        parsed = None
-    if parsed is None:
-        raise control.ControlError("Expected an ISO-8601 date-time.", name)
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.timezone.utc)
-
-
-def _control_int(data: dict, name: str):
-    value = data.get(name)
-    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-        raise control.ControlError("Expected a non-negative integer.", name)
-    return value
-
-
-def _backfill_summary(backfill: BatchExportBackfill) -> dict:
-    return {
-        "id": str(backfill.id),
-        "backfill_id": backfill.workflow_id,
-        "start_at": backfill.start_at.isoformat() if backfill.start_at else None,
-        "end_at": backfill.end_at.isoformat() if backfill.end_at else None,
-        "status": backfill.status,
-        "created_at": backfill.created_at.isoformat(),
-    }
-
-
-@control.control_view("GET")
-def control_batch_export(request, batch_export_id):
-    """The stored export as the server keeps it, secrets included, with its backfills."""
-    batch_export = _control_export(batch_export_id)
-    return control.json_response(
-        {
-            "id": str(batch_export.id),
-            "team_id": batch_export.team_id,
-            "name": batch_export.name,
-            "deleted": batch_export.deleted,
-            "paused": batch_export.paused,
-            "destination": {"type": batch_export.destination.type, "config": batch_export.destination.config},
-            "backfills": [_backfill_summary(b) for b in batch_export.backfills.order_by("created_at", "id")],
-            "runs": batch_export.runs.count(),
-        }
-    )
-
-
-@control.control_view("POST")
-def control_runs(request, batch_export_id):
-    """Record a run: ``{"status", "records_completed", "records_total_count", "bytes_exported",
-    "latest_error", "data_interval_start", "data_interval_end", "finished_at"}`` (only status required)."""
-    batch_export = _control_export(batch_export_id)
-    data = control.read_json(request)
-    status = data.get("status")
-    if status not in RUN_STATUSES:
-        raise control.ControlError(f"Expected one of: {', '.join(RUN_STATUSES)}.", "status", code="invalid_choice")
-    latest_error = control.parse_string(data, "latest_error")
-    now = timezone.now()
-    end = _control_datetime(data, "data_interval_end", now)
-    start = _control_datetime(data, "data_interval_start", end - batch_export.interval_time_delta)
-    finished_default = now if status not in ("Running", "Starting") else None
-    run = BatchExportRun.objects.create(
-        batch_export=batch_export,
-        status=status,
-        records_completed=_control_int(data, "records_completed"),
-        records_total_count=_control_int(data, "records_total_count"),
-        bytes_exported=_control_int(data, "bytes_exported"),
-        latest_error=latest_error,
-        data_interval_start=start,
-        data_interval_end=end,
-        finished_at=_control_datetime(data, "finished_at", finished_default),
-    )
-    return control.json_response(BatchExportRunSerializer(run).data, status=201)
-
-
-@control.control_view("PATCH")
-def control_backfill(request, batch_export_id, backfill_id):
-    """Move a recorded backfill to another status: ``{"status": "Completed"}``."""
-    batch_export = _control_export(batch_export_id)
-    status = control.read_json(request).get("status")
-    if status not in BACKFILL_STATUSES:
-        raise control.ControlError(f"Expected one of: {', '.join(BACKFILL_STATUSES)}.", "status", code="invalid_choice")
-    try:
-        backfill = batch_export.backfills.get(id=UUID(backfill_id))
-    except (ValueError, BatchExportBackfill.DoesNotExist):
-        raise control.ControlError("Backfill not found.", status=404, code="not_found")
-    backfill.status = status
-    if status not in ("Running", "Starting"):
-        backfill.finished_at = timezone.now()
-    backfill.save()
-    return control.json_response(_backfill_summary(backfill))
-
-
-control_urlpatterns = [
-    re_path(r"^batch_exports/(?P<batch_export_id>[^/]+)/runs/?$", control_runs),
-    re_path(r"^batch_exports/(?P<batch_export_id>[^/]+)/backfills/(?P<backfill_id>[^/]+)/?$", control_backfill),
-    re_path(r"^batch_exports/(?P<batch_export_id>[^/]+)/?$", control_batch_export),
-]

@@ -9,7 +9,7 @@ domain; facts 2 "Fields"), as self-hosted PostHog with every paid feature availa
   support Personal API Key access" (facts 0.6); profile ``spec`` asks for ``organization:write``.
 * **List**: ordered by ``domain``, paginated. Another organization's domain under your own
   organization's URL is 404; another organization in the URL is 403.
-* **domain**: required on create, <= 128 characters, must match ``DOMAIN_PATTERN`` (lower case
+* **domain**: required on create, <= 128 characters, must match ``rules.domains.DOMAIN_PATTERN`` (lower case
   only) else 400 ``invalid_input`` "Please enter a valid domain or subdomain name."; globally unique,
   else 400 ``unique`` "domain with this domain already exists."; read-only after creation (a value
   sent on update is silently ignored).
@@ -40,45 +40,29 @@ the emulator has no IdP configurations, so any other value answers 400 ``does_no
 'Invalid pk "<value>" - object does not exist.'); ``has_id_jag`` (false) is added. SAML and SCIM
 keys in a body are unknown fields, silently ignored, as DRF ignores them in PostHog.
 
-Control endpoints (``/_emulator/dns``): publish, list and withdraw TXT records.
+The TXT records are published, listed and withdrawn through ``/_emulator/dns``.
 """
 
-import hashlib
-import re
-import secrets
-
-from django.db import IntegrityError, transaction
-from django.http import HttpResponse
-from django.urls import re_path
 from django.utils import timezone
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from posthog_emulator import generations
-from posthog_emulator.control import ControlError, control_view, json_response, read_json
-from posthog_emulator.domain_models import (
-    DOMAIN_PATTERN,
-    DNSRecord,
-    OrganizationDomain,
-    normalise_record_name,
-    unquote_txt,
-)
+from posthog_emulator.api.shared import rule_errors
+from posthog_emulator.models import DNSRecord, OrganizationDomain
 from posthog_emulator.permissions import OrganizationAdminWritePermissions
 from posthog_emulator.routing import OrganizationNestedMixin, organization_prefix
-
-DOMAIN_REGEX = re.compile(DOMAIN_PATTERN)
-MESSAGE_INVALID_DOMAIN = "Please enter a valid domain or subdomain name."
-MESSAGE_VERIFICATION_REQUIRED = "This attribute cannot be updated until the domain is verified."
-MESSAGE_ALREADY_VERIFIED = "This domain has already been verified."
-#: Fields PostHog lets you change only once the domain is verified (in this order).
-UPDATE_ONLY_WHEN_VERIFIED = ("jit_provisioning_enabled", "sso_enforcement", "scim_enabled")
-#: What the newest generation no longer has on the domain (moved to ``identity_provider_config``).
-MOVED_TO_IDENTITY_PROVIDER_CONFIG = ("saml_entity_id", "saml_acs_url", "saml_x509_cert", "scim_enabled",
-                                     "scim_bearer_token")
-#: Fields PostHog drops from a create body.
-IGNORED_ON_CREATE = ("jit_provisioning_enabled", "sso_enforcement", "scim_enabled")
+from posthog_emulator.rules.domains import (
+    IGNORED_ON_CREATE,
+    MOVED_TO_IDENTITY_PROVIDER_CONFIG,
+    challenge_published,
+    check_domain,
+    check_identity_provider_config,
+    check_not_verified,
+    check_update,
+    new_scim_token,
+)
 
 
 class OrganizationDomainSerializer(serializers.ModelSerializer):
@@ -130,20 +114,15 @@ class OrganizationDomainSerializer(serializers.ModelSerializer):
         return None
 
     def validate_domain(self, domain: str) -> str:
-        if not DOMAIN_REGEX.match(domain):
-            raise ValidationError(MESSAGE_INVALID_DOMAIN)
-        return domain
+        with rule_errors():
+            return check_domain(domain)
 
     def validate(self, attrs):
-        if generations.of("domains") == generations.NEWEST and isinstance(self.initial_data, dict):
-            config = self.initial_data.get("identity_provider_config")
-            if config is not None:  # a linked IdP configuration: none exist in the emulator
-                raise ValidationError({"identity_provider_config": f'Invalid pk "{config}" - object does not exist.'},
-                                      code="does_not_exist")
-        if self.instance is not None and not self.instance.is_verified:
-            for field in UPDATE_ONLY_WHEN_VERIFIED:
-                if field in attrs:
-                    raise ValidationError({field: MESSAGE_VERIFICATION_REQUIRED}, code="verification_required")
+        with rule_errors():
+            if generations.of("domains") == generations.NEWEST and isinstance(self.initial_data, dict):
+                check_identity_provider_config(self.initial_data.get("identity_provider_config"))
+            if self.instance is not None:
+                check_update(self.instance.is_verified, attrs)
         return attrs
 
     def create(self, validated_data):
@@ -158,8 +137,7 @@ class OrganizationDomainSerializer(serializers.ModelSerializer):
         if validated_data.get("scim_enabled") is False:
             validated_data["scim_bearer_token"] = None
         if enabling:
-            token = secrets.token_urlsafe(32)
-            validated_data["scim_bearer_token"] = "sha256$" + hashlib.sha256(token.encode()).hexdigest()
+            token, validated_data["scim_bearer_token"] = new_scim_token()
             self.context["scim_plain_token"] = token
         return super().update(instance, validated_data)
 
@@ -190,10 +168,9 @@ class OrganizationDomainViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
     def verify(self, request, *args, **kwargs):
         """Look for the challenge at ``_posthog-challenge.<domain>`` (facts 2, "Verify")."""
         domain = self.get_object()
-        if domain.is_verified:
-            raise ValidationError(MESSAGE_ALREADY_VERIFIED, code="already_verified")
-        values = [unquote_txt(value) for value in DNSRecord.txt_values(domain.challenge_record_name)]
-        if domain.verification_challenge in values:
+        with rule_errors():
+            check_not_verified(domain.is_verified)
+        if challenge_published(domain.verification_challenge, DNSRecord.txt_values(domain.challenge_record_name)):
             domain.verified_at = timezone.now()
             domain.last_verification_retry = None
         else:
@@ -204,63 +181,3 @@ class OrganizationDomainViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
 
 def register(router) -> None:
     router.register(organization_prefix("domains"), OrganizationDomainViewSet, basename="organization_domains")
-
-
-# --------------------------------------------------------------------------------------------
-# Control API: /_emulator/dns
-# --------------------------------------------------------------------------------------------
-
-
-def record_summary(record: DNSRecord) -> dict:
-    return {"name": record.name, "type": "TXT", "value": record.value}
-
-
-def parse_record(data: dict, value_required: bool = True) -> tuple[str | None, str | None]:
-    name, value = data.get("name"), data.get("value")
-    record_type = data.get("type", "TXT")
-    if record_type is None or str(record_type).upper() != "TXT":
-        raise ControlError("Only TXT records are emulated.", "type", code="invalid_choice")
-    if name is not None and (not isinstance(name, str) or not normalise_record_name(name)):
-        raise ControlError("Expected a DNS name such as _posthog-challenge.example.com.", "name")
-    if value is not None and not isinstance(value, str):
-        raise ControlError("Expected a string.", "value")
-    if value_required and (name is None or value is None):
-        missing = "name" if name is None else "value"
-        raise ControlError("This field is required.", missing, code="required")
-    return (normalise_record_name(name) if name is not None else None), value
-
-
-@control_view("GET", "POST", "DELETE")
-def dns(request):
-    """``POST`` publishes a TXT record ``{"name", "value"}`` (201; 200 when it already exists);
-    ``GET`` lists records (``?name=`` narrows); ``DELETE`` withdraws records: all of them without a
-    body, those of ``name`` (and ``value``, when given) otherwise. 204."""
-    if request.method == "GET":
-        records = DNSRecord.objects.all()
-        if request.GET.get("name"):
-            records = records.filter(name=normalise_record_name(request.GET["name"]))
-        return json_response([record_summary(r) for r in records])
-    data = read_json(request)
-    if request.method == "POST":
-        name, value = parse_record(data)
-        try:
-            with transaction.atomic():
-                record = DNSRecord.objects.create(name=name, value=value)
-            status = 201
-        except IntegrityError:
-            record = DNSRecord.objects.get(name=name, value=value)
-            status = 200
-        return json_response(record_summary(record), status=status)
-    name, value = parse_record(data, value_required=False)
-    if name is None and request.GET.get("name"):
-        name = normalise_record_name(request.GET["name"])
-    records = DNSRecord.objects.all()
-    if name is not None:
-        records = records.filter(name=name)
-    if value is not None:
-        records = records.filter(value=value)
-    records.delete()
-    return HttpResponse(status=204)
-
-
-control_urlpatterns = [re_path(r"^dns/?$", dns)]

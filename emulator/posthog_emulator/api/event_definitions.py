@@ -7,7 +7,7 @@ Mirrors ``posthog/api/event_definition.py`` with ``ee/api/ee_event_definition.py
   may read and write (no admin level), as in PostHog.
 * **No create.** PostHog creates definitions when events are ingested (newer code also accepts a
   POST; the spec does not list it and the emulator does not serve it: 405). Ingest event names with
-  the control endpoint ``POST /_emulator/projects/<project_id>/events``.
+  ``POST /_emulator/projects/<project_id>/events``.
 * **Serializer**: the enterprise one when the organization has ``ingestion_taxonomy`` (the
   emulator's default, like a paying PostHog Cloud organization), else the open-source one, whose
   fields are all read-only and whose updates answer 402 ``payment_required`` (type
@@ -43,27 +43,25 @@ Mirrors ``posthog/api/event_definition.py`` with ``ee/api/ee_event_definition.py
   emulator has no actions.
 """
 
-import json
-from datetime import timezone as dt_timezone
 from uuid import UUID
 
-from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.functions import TruncDate
-from django.urls import re_path
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.exceptions import APIException, NotFound, ValidationError
+from rest_framework.exceptions import APIException, NotFound
 
-from posthog_emulator import control
-from posthog_emulator.api.shared import UserBasicSerializer
-from posthog_emulator.models import EventDefinition, TaxonomySettings, Team, User
+from posthog_emulator.api.shared import UserBasicSerializer, rule_errors
+from posthog_emulator.models import EventDefinition, TaxonomySettings, User
 from posthog_emulator.routing import ProjectNestedMixin, project_prefix
-
-EVENT_TYPES = ("event", "all", "action_event", "event_posthog", "event_custom")
-ORDERING_FIELDS = ("name", "last_seen_at", "last_seen_at::date", "created_at", "created_at::date")
-MESSAGE_HIDDEN_AND_VERIFIED = "An event cannot be both hidden and verified"
+from posthog_emulator.rules.event_definitions import (
+    check_hidden_and_verified,
+    event_type_filter,
+    excluded_names,
+    normalise_tags,
+    ordering_fields,
+    verification_changes,
+)
 
 
 class EnterpriseFeatureException(APIException):
@@ -79,16 +77,6 @@ class EnterpriseFeatureException(APIException):
                 "To use it, subscribe to PostHog Cloud with a generous free tier."
             )
         )
-
-
-def normalise_tags(tags) -> list[str]:
-    """PostHog's ``tagify`` (strip, lower-case) and de-duplication; blanks dropped; first order kept."""
-    result = []
-    for tag in tags or []:
-        value = str(tag).strip().lower()
-        if value and value not in result:
-            result.append(value)
-    return result
 
 
 class _TaggedSerializerMixin:
@@ -200,29 +188,15 @@ class EnterpriseEventDefinitionSerializer(EventDefinitionSerializer):
 
     def validate(self, data):
         data = super().validate(data)
-        if data.get("hidden") and data.get("verified"):
-            raise serializers.ValidationError(MESSAGE_HIDDEN_AND_VERIFIED)
+        with rule_errors():
+            check_hidden_and_verified(data)
         return data
 
     def update(self, instance, validated_data):
-        user = self.context["request"].user
         tags = validated_data.pop("tags", None)
-        validated_data["updated_by"] = user
-        if validated_data.get("hidden", False):
-            validated_data["verified"] = False
-            validated_data["verified_by"] = None
-            validated_data["verified_at"] = None
-        elif validated_data.get("verified", False):
-            validated_data["hidden"] = False
-        if "verified" in validated_data:
-            if validated_data["verified"] and not instance.verified:
-                validated_data["verified_by"] = user
-                validated_data["verified_at"] = timezone.now()
-            elif not validated_data["verified"]:
-                validated_data["verified_by"] = None
-                validated_data["verified_at"] = None
-            else:
-                validated_data.pop("verified")  # re-verifying is ignored
+        validated_data = verification_changes(
+            validated_data, instance.verified, self.context["request"].user, timezone.now()
+        )
         # post_to_slack is set on the instance (so this response echoes it) but never saved.
         instance = serializers.ModelSerializer.update(self, instance, validated_data)
         if tags is not None and self._tagging():
@@ -275,44 +249,26 @@ class EventDefinitionViewSet(
         for term in (params.get("search") or "").split():
             queryset = queryset.filter(name__icontains=term)
 
-        event_type = params.get("event_type", "event")
-        if event_type not in EVENT_TYPES:
-            raise ValidationError(
-                {"event_type": f"Not a valid event type. Use one of: {', '.join(EVENT_TYPES)}."}
-            )
-        if event_type == "event_posthog":
+        with rule_errors():
+            kind = event_type_filter(params.get("event_type", "event"))
+        if kind == "posthog":
             queryset = queryset.filter(name__startswith="$")
-        elif event_type == "event_custom":
+        elif kind == "custom":
             queryset = queryset.exclude(name__startswith="$")
 
         if params.get("exclude_hidden", "false").lower() == "true" and self.is_enterprise():
             queryset = queryset.exclude(hidden=True)
 
-        excluded = params.get("excluded_properties")
-        if excluded:
-            try:
-                names = json.loads(excluded)
-            except ValueError:
-                raise ValidationError({"excluded_properties": "Expected a JSON array of event names."})
-            if not isinstance(names, list):
-                raise ValidationError({"excluded_properties": "Expected a JSON array of event names."})
-            queryset = queryset.exclude(name__in=[str(n) for n in names])
+        with rule_errors():
+            excluded = excluded_names(params.get("excluded_properties"))
+        if excluded is not None:
+            queryset = queryset.exclude(name__in=excluded)
 
         return queryset.order_by(*self._ordering())
 
     def _ordering(self) -> list:
-        requested = [value for raw in self.request.query_params.getlist("ordering") for value in raw.split(",")]
-        fields = []
-        for value in requested:
-            value = value.strip()
-            if value.lstrip("-") in ORDERING_FIELDS:
-                fields.append((value.lstrip("-"), value.startswith("-")))
-        if not fields:
-            fields = [("last_seen_at::date", True), ("name", False)]
-        if not any(field == "name" for field, _ in fields):
-            fields.append(("name", False))
         expressions = []
-        for field, descending in fields:
+        for field, descending in ordering_fields(self.request.query_params.getlist("ordering")):
             if field == "name":
                 expressions.append(F("name").desc() if descending else F("name").asc())
                 continue
@@ -324,99 +280,3 @@ class EventDefinitionViewSet(
 
 def register(router) -> None:
     router.register(project_prefix("event_definitions"), EventDefinitionViewSet, basename="project_event_definitions")
-
-
-# --------------------------------------------------------------------------------------------
-# Control API
-# --------------------------------------------------------------------------------------------
-
-
-def _definition_summary(definition: EventDefinition, created: bool) -> dict:
-    return {
-        "id": str(definition.id),
-        "name": definition.name,
-        "created": created,
-        "last_seen_at": definition.last_seen_at.isoformat().replace("+00:00", "Z") if definition.last_seen_at else None,
-    }
-
-
-def _parse_event(item, index: int) -> tuple[str, object]:
-    attr = f"events__{index}"
-    if isinstance(item, str):
-        name, seen = item, None
-    elif isinstance(item, dict):
-        name, seen = item.get("name"), item.get("last_seen_at")
-    else:
-        raise control.ControlError('Expected an event name or {"name": ..., "last_seen_at": ...}.', attr)
-    if not isinstance(name, str) or not name.strip() or len(name) > 400:
-        raise control.ControlError("An event name must be a non-blank string of at most 400 characters.", attr)
-    if seen is None:
-        return name, timezone.now()
-    parsed = parse_datetime(seen) if isinstance(seen, str) else None
-    if parsed is None:
-        raise control.ControlError("last_seen_at must be an ISO 8601 date-time.", attr)
-    if timezone.is_naive(parsed):
-        parsed = timezone.make_aware(parsed, dt_timezone.utc)
-    return name, parsed
-
-
-@control.control_view("POST")
-def ingest_events(request, project_id):
-    """Record ingested event names: create missing definitions, move ``last_seen_at`` forward.
-
-    Body ``{"events": ["signed_up", {"name": "purchase", "last_seen_at": "2026-01-01T00:00:00Z"}]}``.
-    ``last_seen_at`` defaults to now; an existing definition keeps the later of the two values.
-    Answers 200 ``{"project": <id>, "results": [{"id", "name", "created", "last_seen_at"}]}``.
-    """
-    team = Team.objects.filter(id=int(project_id)).first()
-    if team is None:
-        raise control.ControlError("Project not found.", status=404, code="not_found")
-    events = control.read_json(request).get("events")
-    if not isinstance(events, list) or not events:
-        raise control.ControlError("Expected a non-empty list of event names.", "events")
-    parsed = [_parse_event(item, index) for index, item in enumerate(events)]
-    results = []
-    with transaction.atomic():
-        for name, seen in parsed:
-            try:
-                with transaction.atomic():
-                    definition, created = EventDefinition.objects.get_or_create(
-                        team=team, name=name, defaults={"last_seen_at": seen}
-                    )
-            except IntegrityError:  # pragma: no cover - serialised by the global lock
-                definition, created = EventDefinition.objects.get(team=team, name=name), False
-            if not created and (definition.last_seen_at is None or seen > definition.last_seen_at):
-                definition.last_seen_at = seen
-                EventDefinition.objects.filter(pk=definition.pk).update(last_seen_at=seen)
-            results.append(_definition_summary(definition, created))
-        if not team.ingested_event:
-            team.ingested_event = True
-            team.save(update_fields=["ingested_event"])
-    return control.json_response({"project": team.id, "results": results})
-
-
-@control.control_view("GET", "PUT")
-def taxonomy(request, organization):
-    """Read or switch an organization's ``ingestion_taxonomy`` and ``tagging`` features.
-
-    ``PUT`` body ``{"ingestion_taxonomy": false, "tagging": true}`` (either key optional). Answers
-    ``{"organization": <id>, "ingestion_taxonomy": bool, "tagging": bool}``.
-    """
-    found = control.find_organization(organization)
-    if found is None:
-        raise control.ControlError("Organization not found.", status=404, code="not_found")
-    if request.method == "PUT":
-        data = control.read_json(request)
-        for key, value in data.items():
-            if key not in TaxonomySettings.FEATURES:
-                raise control.ControlError(f"Unknown feature; use {' or '.join(TaxonomySettings.FEATURES)}.", key)
-            if not isinstance(value, bool):
-                raise control.ControlError("Expected true or false.", key)
-        TaxonomySettings.put(found, **data)
-    return control.json_response({"organization": str(found.id), **TaxonomySettings.get(found)})
-
-
-control_urlpatterns = [
-    re_path(r"^projects/(?P<project_id>[0-9]+)/events/?$", ingest_events),
-    re_path(r"^organizations/(?P<organization>[^/]+)/taxonomy/?$", taxonomy),
-]

@@ -33,31 +33,21 @@ Scopes: object ``organization_member``. PostHog's ``create`` replaces the permis
 API-key scope check; profile ``posthog`` reproduces that, profile ``spec`` requires
 ``organization_member:write`` as the spec's table says.
 
-Control endpoints (not PostHog): ``/_emulator/clock``, ``/_emulator/invites/<id>/age`` and
+Emulator endpoints (not PostHog): ``/_emulator/clock``, ``/_emulator/invites/<id>/age`` and
 ``/_emulator/invites/accept`` (``/_emulator/invites/<id>/accept``); see the README.
 """
 
-from datetime import timedelta
 from uuid import UUID
 
 from django.db import transaction
-from django.urls import re_path
 from rest_framework import exceptions, mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 
-from posthog_emulator import control, profiles
-from posthog_emulator.api.shared import UserBasicSerializer
-from posthog_emulator.models import (
-    Organization,
-    OrganizationInvite,
-    OrganizationMembership,
-    User,
-    clock_offset,
-    emulator_now,
-    move_clock,
-)
+from posthog_emulator import profiles
+from posthog_emulator.api.shared import UserBasicSerializer, rule_errors
+from posthog_emulator.models import Organization, OrganizationInvite, OrganizationMembership
 from posthog_emulator.permissions import (
     MESSAGE_LEVEL_INSUFFICIENT,
     APIScopePermission,
@@ -65,21 +55,16 @@ from posthog_emulator.permissions import (
     membership_level,
 )
 from posthog_emulator.routing import OrganizationNestedMixin, organization_prefix
+from posthog_emulator.rules.invites import (
+    check_bulk,
+    combine_pending,
+    lowercase_email_domain,
+    private_project_access,
+)
+from posthog_emulator.rules.levels import check_invite_level, is_admin, may_invite
 
-MAX_BULK_INVITES = 20
 MESSAGE_ALREADY_MEMBER = "A user with this email address already belongs to the organization."
-MESSAGE_HIGHER_LEVEL = "You cannot invite a user with a higher permission level than your own."
-MESSAGE_NOT_AN_ARRAY = "This endpoint needs an array of data for bulk invite creation."
-MESSAGE_TOO_MANY = "A maximum of 20 invites can be sent in a single request."
-MESSAGE_NO_PROJECT = "Project does not exist on this organization, or it is private and you do not have access to it."
 INVITE_SETTINGS_FEATURE = "organization_invite_settings"
-PROJECT_ACCESS_LEVELS = ("member", "admin")
-
-
-def lowercase_email_domain(email: str) -> str:
-    """``local@Domain.COM`` -> ``local@domain.com``; the local part keeps its case (RFC 5321)."""
-    local_part, _, domain = email.rpartition("@")
-    return f"{local_part}@{domain.lower()}"
 
 
 def is_member(organization: Organization, email: str) -> bool:
@@ -97,7 +82,7 @@ class UserCanInvitePermission(BasePermission):
         level = membership_level(request.user, organization)
         if level is None:
             raise exceptions.NotFound("Organization not found.")
-        return level >= OrganizationMembership.Level.ADMIN or bool(organization.members_can_invite)
+        return may_invite(level, organization.members_can_invite)
 
 
 class InviteDeletePermission(BasePermission):
@@ -108,8 +93,7 @@ class InviteDeletePermission(BasePermission):
     def has_permission(self, request, view) -> bool:
         if request.method != "DELETE":
             return True
-        level = membership_level(request.user, view.organization)
-        return level is not None and level >= OrganizationMembership.Level.ADMIN
+        return is_admin(membership_level(request.user, view.organization))
 
 
 class OrganizationInviteSerializer(serializers.ModelSerializer):
@@ -150,26 +134,15 @@ class OrganizationInviteSerializer(serializers.ModelSerializer):
         own = membership_level(self.context["request"].user, self.organization)
         if own is None:
             raise exceptions.PermissionDenied("You must be a member of the organization to send invites.")
-        if level > own:
-            raise exceptions.PermissionDenied(MESSAGE_HIGHER_LEVEL)
+        with rule_errors():
+            check_invite_level(own, level)
         return level
 
     def validate_private_project_access(self, value):
         if not value:
             return []
-        if not isinstance(value, list):
-            raise serializers.ValidationError("Expected a list of {\"id\": <project id>, \"level\": \"member\"|\"admin\"}.")
-        team_ids = set(self.organization.teams.values_list("id", flat=True))
-        for item in value:
-            if not isinstance(item, dict) or not isinstance(item.get("id"), int) or isinstance(item.get("id"), bool):
-                raise serializers.ValidationError(
-                    "Expected a list of {\"id\": <project id>, \"level\": \"member\"|\"admin\"}."
-                )
-            if item.get("level") not in PROJECT_ACCESS_LEVELS:
-                raise serializers.ValidationError(f"\"{item.get('level')}\" is not a valid project access level.")
-            if item["id"] not in team_ids:
-                raise serializers.ValidationError(MESSAGE_NO_PROJECT)
-        return [{"id": item["id"], "level": item["level"]} for item in value]
+        with rule_errors():
+            return private_project_access(value, set(self.organization.teams.values_list("id", flat=True)))
 
     def to_representation(self, instance):
         data = super().to_representation(instance)
@@ -188,16 +161,11 @@ class OrganizationInviteSerializer(serializers.ModelSerializer):
         if combine:
             pending = [invite for invite in existing if not invite.is_expired]
             if pending:
-                validated_data["level"] = max(
-                    [invite.level for invite in pending]
-                    + [validated_data.get("level", OrganizationMembership.Level.MEMBER)]
+                validated_data["level"], validated_data["private_project_access"] = combine_pending(
+                    validated_data.get("level", OrganizationMembership.Level.MEMBER),
+                    validated_data.get("private_project_access"),
+                    pending,
                 )
-                combined = {item["id"]: item["level"] for item in validated_data.get("private_project_access") or []}
-                for invite in pending:
-                    for item in invite.private_project_access or []:
-                        if item["id"] not in combined or item["level"] > combined[item["id"]]:
-                            combined[item["id"]] = item["level"]
-                validated_data["private_project_access"] = [{"id": k, "level": v} for k, v in combined.items()]
         existing.delete()
         return OrganizationInvite.objects.create(
             organization=organization,
@@ -251,10 +219,8 @@ class OrganizationInviteViewSet(
     @action(methods=["POST"], detail=False, required_scopes=["organization_member:write"])
     def bulk(self, request, **kwargs):
         data = request.data
-        if not isinstance(data, list):
-            raise exceptions.ValidationError(MESSAGE_NOT_AN_ARRAY)
-        if len(data) > MAX_BULK_INVITES:
-            raise exceptions.ValidationError(MESSAGE_TOO_MANY, code="max_length")
+        with rule_errors():
+            check_bulk(data)
         serializer = self.get_serializer(data=data, many=True)
         serializer.is_valid(raise_exception=True)
         with transaction.atomic():
@@ -265,134 +231,3 @@ class OrganizationInviteViewSet(
 
 def register(router) -> None:
     router.register(organization_prefix("invites"), OrganizationInviteViewSet, basename="organization_invites")
-
-
-# --------------------------------------------------------------------------------------------
-# Control endpoints
-# --------------------------------------------------------------------------------------------
-
-
-def invite_summary(invite: OrganizationInvite) -> dict:
-    return {
-        "id": str(invite.id),
-        "target_email": invite.target_email,
-        "first_name": invite.first_name,
-        "level": invite.level,
-        "organization": str(invite.organization_id),
-        "created_at": invite.created_at.isoformat().replace("+00:00", "Z"),
-        "is_expired": invite.is_expired,
-    }
-
-
-def _number(data: dict, name: str):
-    value = data.get(name)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise control.ControlError("Expected a number.", name)
-    return value
-
-
-def _clock_body() -> dict:
-    return {
-        "now": emulator_now().isoformat().replace("+00:00", "Z"),
-        "offset_seconds": clock_offset().total_seconds(),
-    }
-
-
-@control.control_view("GET", "POST", "DELETE")
-def clock(request):
-    """Read (GET), move (POST ``advance_days`` / ``advance_seconds`` / ``offset_seconds``) or reset (DELETE)."""
-    if request.method == "DELETE":
-        move_clock(offset_seconds=0)
-    elif request.method == "POST":
-        data = control.read_json(request)
-        days, seconds, offset = (_number(data, n) for n in ("advance_days", "advance_seconds", "offset_seconds"))
-        if days is None and seconds is None and offset is None:
-            raise control.ControlError("Give advance_days, advance_seconds or offset_seconds.", "advance_days")
-        if offset is not None:
-            move_clock(offset_seconds=offset)
-        move_clock((days or 0) * 86400 + (seconds or 0))
-    return control.json_response(_clock_body())
-
-
-def _invite_or_404(invite_id: str) -> OrganizationInvite:
-    try:
-        invite = OrganizationInvite.objects.select_related("organization").filter(id=UUID(invite_id)).first()
-    except ValueError:
-        invite = None
-    if invite is None:
-        raise control.ControlError("Invite not found.", status=404, code="not_found")
-    return invite
-
-
-@control.control_view("POST")
-def age_invite(request, invite_id):
-    """Move an invite's ``created_at`` back by ``days`` (default 4, enough to expire it)."""
-    data = control.read_json(request)
-    days = _number(data, "days")
-    invite = _invite_or_404(invite_id)
-    invite.created_at = invite.created_at - timedelta(days=4 if days is None else days)
-    invite.save(update_fields=["created_at"])
-    return control.json_response(invite_summary(invite))
-
-
-def accept(invite: OrganizationInvite, first_name: str | None = None, last_name: str | None = None) -> dict:
-    """The person behind ``invite`` joins: a user (created if needed) becomes a member at its level."""
-    if invite.is_expired:
-        raise control.ControlError("This invite has expired. Please ask your admin for a new one.", "invite")
-    organization = invite.organization
-    user, created = User.objects.get_or_create_user(
-        invite.target_email, first_name if first_name is not None else invite.first_name, last_name or ""
-    )
-    if OrganizationMembership.objects.filter(organization=organization, user=user).exists():
-        raise control.ControlError(f"{user.email} already belongs to the organization.", "email")
-    membership = OrganizationMembership.objects.create(organization=organization, user=user, level=invite.level)
-    OrganizationInvite.objects.filter(organization=organization, target_email__iexact=invite.target_email).delete()
-    if user.current_organization_id is None:
-        user.switch_to(organization)
-    return {
-        "user": control.user_summary(user),
-        "user_created": created,
-        "organization": control.organization_summary(organization),
-        "level": membership.level,
-        "membership_id": str(membership.id),
-    }
-
-
-@control.control_view("POST")
-def accept_invite(request, invite_id=None):
-    """Accept one invite (by ID in the path, or ``email`` [+ ``organization``]) or ``all`` pending ones."""
-    data = control.read_json(request)
-    first_name = control.parse_string(data, "first_name")
-    last_name = control.parse_string(data, "last_name")
-    with transaction.atomic():
-        if invite_id is not None:
-            return control.json_response(accept(_invite_or_404(invite_id), first_name, last_name))
-        invites = OrganizationInvite.objects.select_related("organization").order_by("created_at", "id")
-        reference = data.get("organization")
-        if reference is not None:
-            organization = control.find_organization(reference)
-            if organization is None:
-                raise control.ControlError(f"Organization {reference!r} not found.", "organization")
-            invites = invites.filter(organization=organization)
-        if data.get("all"):
-            accepted = [accept(invite) for invite in invites if not invite.is_expired]
-            return control.json_response({"accepted": accepted})
-        email = control.parse_string(data, "email")
-        if not email:
-            raise control.ControlError("Give the invite's email (or all: true).", "email")
-        matching = [invite for invite in invites if invite.target_email.lower() == email.strip().lower()]
-        if not matching:
-            raise control.ControlError(f"No invite for {email}.", status=404, code="not_found")
-        if len({invite.organization_id for invite in matching}) > 1:
-            raise control.ControlError(f"{email} is invited to several organizations; give organization.", "organization")
-        return control.json_response(accept(matching[-1], first_name, last_name))
-
-
-control_urlpatterns = [
-    re_path(r"^clock/?$", clock),
-    re_path(r"^invites/accept/?$", accept_invite),
-    re_path(r"^invites/(?P<invite_id>[^/]+)/accept/?$", accept_invite),
-    re_path(r"^invites/(?P<invite_id>[^/]+)/age/?$", age_invite),
-]

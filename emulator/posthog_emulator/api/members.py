@@ -36,37 +36,21 @@ from django.utils.dateparse import parse_datetime
 from rest_framework import exceptions, mixins, serializers, viewsets
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from posthog_emulator.api.shared import UserBasicSerializer
+from posthog_emulator.api.shared import UserBasicSerializer, rule_errors
 from posthog_emulator.models import INTERNAL_BOT_EMAIL_SUFFIX, OrganizationMembership, User
 from posthog_emulator.routing import OrganizationNestedMixin, organization_prefix
+from posthog_emulator.rules.levels import check_can_leave, check_membership_update
 
 MAX_SEARCH_LENGTH = 200
 ALLOWED_ORDERINGS = ("joined_at", "-joined_at")
 DEFAULT_ORDERING = "-joined_at"
-Level = OrganizationMembership.Level
 
 
 def validate_update(requester: OrganizationMembership, target: OrganizationMembership, new_level=None) -> None:
-    """``OrganizationMembership.validate_update``: raise 403 when ``requester`` may not make the change."""
-    if new_level is not None:
-        if target.id == requester.id:
-            raise exceptions.PermissionDenied("You can't change your own access level.")
-        if new_level == Level.OWNER:
-            if requester.level != Level.OWNER:
-                raise exceptions.PermissionDenied(
-                    "You can only make another member owner if you're this organization's owner."
-                )
-        elif new_level > requester.level:
-            raise exceptions.PermissionDenied(
-                "You can only change access level of others to lower or equal to your current one."
-            )
-    if target.id != requester.id:
-        if target.organization_id != requester.organization_id:
-            raise exceptions.PermissionDenied("You both need to belong to the same organization.")
-        if requester.level < Level.ADMIN:
-            raise exceptions.PermissionDenied("You can only edit others if you are an admin.")
-        if target.level > requester.level:
-            raise exceptions.PermissionDenied("You can only edit others with level lower or equal to you.")
+    """``OrganizationMembership.validate_update``: raise 403 when ``requester`` may not make the change
+    (the rules are :func:`posthog_emulator.rules.levels.check_membership_update`)."""
+    with rule_errors():
+        check_membership_update(requester, target, new_level)
 
 
 def requester_membership(request, organization) -> OrganizationMembership:
@@ -81,8 +65,8 @@ def leave(user: User, organization) -> None:
     membership = OrganizationMembership.objects.filter(user=user, organization=organization).first()
     if membership is None:
         raise exceptions.ValidationError("Membership doesn't exist!")
-    if membership.level == Level.OWNER:
-        raise exceptions.ValidationError("Cannot leave the organization as its owner!")
+    with rule_errors():
+        check_can_leave(membership.level)
     with transaction.atomic():
         membership.delete()
         user.refresh_from_db()

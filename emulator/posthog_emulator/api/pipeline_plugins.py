@@ -45,174 +45,68 @@
   serves them (PostHog's import-apps viewset is a full ``PluginViewSet``).
 * Activity is logged as PostHog does: ``installed`` on create and ``uninstalled`` on delete,
   scope ``Plugin``, in the requester's current project.
+
+The serializers are in :mod:`posthog_emulator.api.plugin_serializers`, archive look-ups and
+source files in :mod:`posthog_emulator.api.plugin_sources`, the rules in
+:mod:`posthog_emulator.rules.plugins` and :mod:`posthog_emulator.rules.levels`.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from urllib.parse import urlencode
 
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Q
 from django.utils.timezone import now
-from rest_framework import serializers, status, viewsets
+from rest_framework import status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import SAFE_METHODS, BasePermission, IsAuthenticated
 from rest_framework.response import Response
 
-from django.urls import re_path
-
 from posthog_emulator import profiles
-from posthog_emulator.control import ControlError, control_view, find_organization, json_response, read_json
-from posthog_emulator.models import Organization, Team
+from posthog_emulator.api.plugin_serializers import (
+    PluginConfigSerializer,
+    PluginSerializer,
+    activity_entry,
+    repository_entry,
+)
+from posthog_emulator.api.plugin_sources import (
+    find_archive,
+    latest_tag_for,
+    newest_archives,
+    sync_source_files,
+    update_source_files,
+)
+from posthog_emulator.api.shared import rule_errors
+from posthog_emulator.models import Plugin, PluginActivity, PluginConfig, PluginSourceFile
 from posthog_emulator.permissions import APIScopePermission
-from posthog_emulator.plugins_models import Plugin, PluginActivity, PluginArchive, PluginConfig, PluginSourceFile
 from posthog_emulator.routing import OrganizationNestedMixin, organization_prefix
+from posthog_emulator.rules.levels import (
+    MESSAGE_PLUGINS_ACCESS_LEVEL,
+    check_plugin_action,
+    plugins_readable,
+    plugins_writable,
+)
+from posthog_emulator.rules.plugins import (
+    DESTINATION,
+    FRONTEND_APP,
+    IMPORT_APP,
+    MESSAGE_DELETE_GLOBAL,
+    MESSAGE_OTHER_ORGANIZATION,
+    archive_capabilities,
+    check_source_changes,
+    family_of,
+    fields_from_archive,
+    is_site_app,
+    is_transformation_or_site_app,
+)
 
-LEVEL_CONFIG = Organization.PluginsAccessLevel.CONFIG
-LEVEL_INSTALL = Organization.PluginsAccessLevel.INSTALL
-LEVEL_ROOT = Organization.PluginsAccessLevel.ROOT
-
-MESSAGE_ACCESS_LEVEL = "Your organization's plugin access level is insufficient."
-MESSAGE_OTHER_ORGANIZATION = "This plugin installation is managed by another organization"
-MESSAGE_GLOBAL = "This organization can't manage global plugins!"
-MESSAGE_DELETE_GLOBAL = "This plugin is marked as global! Make it local before uninstallation"
-MESSAGE_BAD_URL = "Must be a GitHub/GitLab repository or a npm package URL!"
-MESSAGE_NO_PLUGIN_JSON = "Could not find plugin.json in the plugin"
-MESSAGE_STATELESS = "Stateless plugins cannot have a config!"
-
-SECRET_FIELD_VALUE = "**************** POSTHOG SECRET FIELD ****************"
-ARCHIVE_CODE_FILES = ("index.ts", "frontend.tsx", "site.ts")
-TRANSPILED_FILES = ("site.ts", "frontend.tsx")
-
-DESTINATION, FRONTEND_APP, IMPORT_APP = "destination", "frontend_app", "import_app"
 COLLECTIONS = {
     DESTINATION: "pipeline_destinations",
     FRONTEND_APP: "pipeline_frontend_apps",
     IMPORT_APP: "pipeline_import_apps",
 }
-
-# posthog/plugins/utils.py parse_url, reduced to what decides acceptance and the tag.
-_URL_PATTERNS = (
-    re.compile(
-        r"^(?P<root>https?://(?:www\.)?github\.com/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)"
-        r"(?:/(?:commit|tree|releases/tag)/(?P<tag>[A-Za-z0-9_.\-/]+?))?/?$"
-    ),
-    re.compile(r"^(?P<root>https?://(?:www\.)?gitlab\.com/[A-Za-z0-9_.\-/]+?)(?:/-/(?:tree|commit)/(?P<tag>[A-Za-z0-9_.\-]+))?/?$"),
-    re.compile(
-        r"^(?P<root>https?://(?:www\.)?npmjs\.com/package/(?:@[a-z0-9_.-]+/)?[a-z0-9_.-]+)"
-        r"(?:/v/(?P<tag>[A-Za-z0-9_.\-]+))?/?$"
-    ),
-)  # fmt: skip
-
-
-# --------------------------------------------------------------------------------------------
-# Families and URLs
-# --------------------------------------------------------------------------------------------
-
-
-def family_of(capabilities) -> str | None:
-    """The family a plugin with these capabilities is listed in (or None: e.g. a transformation)."""
-    capabilities = capabilities if isinstance(capabilities, dict) else {}
-    methods = capabilities.get("methods")
-    has_methods = "methods" in capabilities
-    method_list = methods if isinstance(methods, list) else []
-    if has_methods and ("onEvent" in method_list or "composeWebhook" in method_list):
-        return DESTINATION
-    if not has_methods and "scheduled_tasks" not in capabilities:
-        return FRONTEND_APP
-    if "scheduled_tasks" in capabilities and capabilities["scheduled_tasks"] != []:
-        return IMPORT_APP
-    if has_methods and not {"onEvent", "composeWebhook", "processEvent"} & set(method_list):
-        return IMPORT_APP
-    return None
-
-
-def parse_plugin_url(url) -> tuple[str, str | None] | None:
-    """``(root URL, tag or None)`` for a GitHub/GitLab/npm URL (query such as ``?private_token=`` ignored)."""
-    if not isinstance(url, str):
-        return None
-    bare = url.split("?")[0]
-    for pattern in _URL_PATTERNS:
-        match = pattern.match(bare)
-        if match:
-            return match.group("root"), match.group("tag")
-    return None
-
-
-def find_archive(url) -> PluginArchive:
-    """The registered archive a URL resolves to: its tag, else the newest registered tag."""
-    parsed = parse_plugin_url(url)
-    if parsed is None:
-        raise ValidationError(MESSAGE_BAD_URL)
-    root, tag = parsed
-    archives = PluginArchive.objects.filter(url=root)
-    archive = archives.filter(tag=tag).first() if tag else archives.order_by("-sequence", "-id").first()
-    if archive is None:
-        raise ValidationError(MESSAGE_NO_PLUGIN_JSON)
-    return archive
-
-
-def latest_tag_for(url) -> str | None:
-    parsed = parse_plugin_url(url)
-    if parsed is None:
-        return None
-    root, tag = parsed
-    if tag:
-        return tag
-    archive = PluginArchive.objects.filter(url=root).order_by("-sequence", "-id").first()
-    return archive.tag if archive else None
-
-
-def fields_from_archive(archive: PluginArchive) -> dict:
-    """What PostHog's ``update_validated_data_from_url`` takes from ``plugin.json``."""
-    plugin_json = archive.plugin_json or {}
-    data = {
-        "tag": archive.tag,
-        "latest_tag": archive.tag,
-        "name": plugin_json["name"],
-        "description": plugin_json.get("description", ""),
-        "icon": plugin_json.get("icon"),
-        "config_schema": plugin_json.get("config", []),
-        "public_jobs": plugin_json.get("publicJobs", {}),
-        "is_stateless": plugin_json.get("stateless", False),
-    }
-    if data["is_stateless"] and len(data["config_schema"]) > 0:
-        raise ValidationError(MESSAGE_STATELESS)
-    return data
-
-
-def sync_source_files(plugin: Plugin, archive: PluginArchive) -> None:
-    """``PluginSourceFile.objects.sync_from_plugin_archive``: plugin.json and the code files."""
-    files = dict(archive.files or {})
-    if "index.ts" not in files and "index.js" in files:
-        files["index.ts"] = files["index.js"]
-    plugin_json_text = files.get("plugin.json") or json.dumps(archive.plugin_json, indent=2)
-    PluginSourceFile.objects.update_or_create(
-        plugin=plugin, filename="plugin.json", defaults={"source": plugin_json_text, "transpiled": None, "status": None}
-    )
-    for filename in ARCHIVE_CODE_FILES:
-        if filename in files:
-            transpiled = files[filename] if filename in TRANSPILED_FILES else None
-            file_status = PluginSourceFile.Status.TRANSPILED if filename in TRANSPILED_FILES else None
-            PluginSourceFile.objects.update_or_create(
-                plugin=plugin,
-                filename=filename,
-                defaults={"source": files[filename], "transpiled": transpiled, "status": file_status, "error": None},
-            )
-        else:
-            PluginSourceFile.objects.filter(plugin=plugin, filename=filename).delete()
-    if files.get("index.ts") is not None:
-        plugin.source = files["index.ts"]
-        plugin.save(update_fields=["source"])
-
-
-def raise_if_plugin_installed(url: str) -> None:
-    bare = url.split("?")[0]
-    if Plugin.objects.filter(Q(url=bare) | Q(url__startswith=f"{bare}?")).exists():
-        raise ValidationError(f'Plugin from URL "{bare}" already installed!')
 
 
 def log_activity(user, organization, plugin_id, name, activity: str, scope: str = "Plugin") -> None:
@@ -237,170 +131,6 @@ def log_activity(user, organization, plugin_id, name, activity: str, scope: str 
 
 
 # --------------------------------------------------------------------------------------------
-# Serializers
-# --------------------------------------------------------------------------------------------
-
-
-class PluginSerializer(serializers.ModelSerializer):
-    """The record of spec 2.8 (``PluginSerializer``). ``url`` is read back without its query
-    (``?private_token=…``) and taken from the raw body on create.
-
-    ``latest_tag`` is the stored value: PostHog's serializer has a ``get_latest_tag`` method, but
-    the field is a plain model field, so DRF never calls it.
-    """
-
-    url = serializers.SerializerMethodField()
-    organization_id = serializers.SerializerMethodField()
-    organization_name = serializers.SerializerMethodField()
-    hog_function_migration_available = serializers.SerializerMethodField()
-    config_schema = serializers.JSONField(required=False)
-    capabilities = serializers.JSONField(required=False)
-    metrics = serializers.JSONField(required=False, allow_null=True)
-    public_jobs = serializers.JSONField(required=False, allow_null=True)
-
-    class Meta:
-        model = Plugin
-        fields = [
-            "id",
-            "plugin_type",
-            "name",
-            "description",
-            "url",
-            "icon",
-            "config_schema",
-            "tag",
-            "latest_tag",
-            "is_global",
-            "organization_id",
-            "organization_name",
-            "capabilities",
-            "metrics",
-            "public_jobs",
-            "hog_function_migration_available",
-        ]
-        read_only_fields = ["id", "latest_tag", "hog_function_migration_available"]
-
-    def get_url(self, plugin: Plugin) -> str | None:
-        return str(plugin.url).split("?")[0] if plugin.url else None
-
-    def get_organization_id(self, plugin: Plugin) -> str | None:
-        return str(plugin.organization_id) if plugin.organization_id else None
-
-    def get_organization_name(self, plugin: Plugin) -> str:
-        return plugin.organization.name if plugin.organization_id else "posthog-inline"
-
-    def get_hog_function_migration_available(self, plugin: Plugin) -> bool:
-        return False  # the emulator has no hog function migrators
-
-    def to_representation(self, instance):
-        data = super().to_representation(instance)
-        if profiles.is_spec():
-            data.pop("hog_function_migration_available", None)
-        return data
-
-    def create(self, validated_data: dict) -> Plugin:
-        organization = self.context["get_organization"]()
-        if validated_data.get("is_global") and organization.plugins_access_level < LEVEL_ROOT:
-            raise PermissionDenied(MESSAGE_GLOBAL)
-        url = self.initial_data.get("url")
-        validated_data["url"] = url
-        validated_data["organization"] = organization
-        validated_data["updated_at"] = now()
-        archive = None
-        if validated_data.get("plugin_type") != Plugin.PluginType.SOURCE:
-            if isinstance(url, str) and url.startswith("file:"):
-                raise ValidationError(f"Could not load plugin.json from: {url[5:].rstrip('/')}/plugin.json")
-            archive = find_archive(url)
-            data = fields_from_archive(archive)
-            if "capabilities" not in validated_data:
-                data["capabilities"] = (archive.plugin_json or {}).get("capabilities") or {}
-            validated_data.update(data)
-            if validated_data.get("plugin_type") not in (Plugin.PluginType.CUSTOM, Plugin.PluginType.REPOSITORY):
-                validated_data["plugin_type"] = Plugin.PluginType.CUSTOM
-            raise_if_plugin_installed(url)
-        with transaction.atomic():
-            plugin = Plugin.objects.create(**validated_data)
-            if archive is not None:
-                sync_source_files(plugin, archive)
-        return plugin
-
-    def update(self, instance: Plugin, validated_data: dict) -> Plugin:
-        organization = self.context["get_organization"]()
-        if "is_global" in validated_data and organization.plugins_access_level < LEVEL_ROOT:
-            raise PermissionDenied(MESSAGE_GLOBAL)
-        validated_data["updated_at"] = now()
-        return super().update(instance, validated_data)
-
-
-class PluginConfigSerializer(serializers.ModelSerializer):
-    """A plugin config as ``exports_unsubscribe_configs`` returns it (profile ``posthog``)."""
-
-    config = serializers.SerializerMethodField()
-    plugin_info = serializers.SerializerMethodField()
-    error = serializers.SerializerMethodField()
-    team_id = serializers.IntegerField(read_only=True)
-
-    class Meta:
-        model = PluginConfig
-        fields = [
-            "id",
-            "plugin",
-            "enabled",
-            "order",
-            "config",
-            "error",
-            "team_id",
-            "plugin_info",
-            "created_at",
-            "updated_at",
-            "name",
-            "description",
-            "deleted",
-        ]
-        read_only_fields = fields
-
-    def get_config(self, plugin_config: PluginConfig) -> dict:
-        config = dict(plugin_config.config or {})
-        schema = plugin_config.plugin.config_schema
-        secret_keys = (
-            {f.get("key") for f in schema if isinstance(f, dict) and f.get("secret")}
-            if isinstance(schema, list)
-            else set()
-        )
-        for key in secret_keys:
-            if config.get(key):
-                config[key] = SECRET_FIELD_VALUE
-        return config
-
-    def get_plugin_info(self, plugin_config: PluginConfig) -> dict:
-        return PluginSerializer(plugin_config.plugin, context=self.context).data
-
-    def get_error(self, plugin_config: PluginConfig) -> None:
-        return None
-
-    def to_representation(self, instance):
-        data = super().to_representation(instance)
-        data["name"] = data["name"] or instance.plugin.name
-        data["description"] = data["description"] or instance.plugin.description
-        return data
-
-
-def activity_entry(entry: PluginActivity) -> dict:
-    if entry.user is not None:
-        user = {"first_name": entry.user.first_name, "email": entry.user.email}
-    else:
-        user = {"first_name": "System", "email": None, "is_system": True}
-    return {
-        "user": user,
-        "activity": entry.activity,
-        "scope": entry.scope,
-        "item_id": entry.item_id,
-        "detail": entry.detail,
-        "created_at": serializers.DateTimeField().to_representation(entry.created_at),
-    }
-
-
-# --------------------------------------------------------------------------------------------
 # Permissions and viewsets
 # --------------------------------------------------------------------------------------------
 
@@ -408,15 +138,15 @@ def activity_entry(entry: PluginActivity) -> dict:
 class PluginsAccessLevelPermission(BasePermission):
     """The organization's ``plugins_access_level``: >= 3 to read, >= 6 to write (facts 6)."""
 
-    message = MESSAGE_ACCESS_LEVEL
+    message = MESSAGE_PLUGINS_ACCESS_LEVEL
 
     def has_permission(self, request, view) -> bool:
-        minimum = LEVEL_CONFIG if request.method in SAFE_METHODS else LEVEL_INSTALL
-        return view.organization.plugins_access_level >= minimum
+        level = view.organization.plugins_access_level
+        return plugins_readable(level) if request.method in SAFE_METHODS else plugins_writable(level)
 
     def has_object_permission(self, request, view, obj) -> bool:
         if request.method in SAFE_METHODS:
-            return view.organization.plugins_access_level >= LEVEL_CONFIG
+            return plugins_readable(view.organization.plugins_access_level)
         if obj.organization_id != view.organization.id:
             self.message = MESSAGE_OTHER_ORGANIZATION
             return False
@@ -452,7 +182,7 @@ class PipelinePluginViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
         return Plugin.objects.filter(Q(organization=organization) | Q(is_global=True) | Q(id__in=configured))
 
     def get_queryset(self):
-        if self.organization.plugins_access_level < LEVEL_CONFIG:
+        if not plugins_readable(self.organization.plugins_access_level):
             return Plugin.objects.none()
         visible = self.visible_plugins().only("id", "capabilities")
         ids = [plugin.id for plugin in visible if family_of(plugin.capabilities) == self.family]
@@ -466,8 +196,8 @@ class PipelinePluginViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
         plugin = self.get_object()
         if plugin.organization_id != self.organization.id:
             raise NotFound()
-        if self.organization.plugins_access_level < LEVEL_INSTALL:
-            raise PermissionDenied(f"Plugin {reason} is not available for the current organization!")
+        with rule_errors():
+            check_plugin_action(self.organization.plugins_access_level, reason)
         return plugin
 
     def record(self, plugin: Plugin) -> dict:
@@ -514,62 +244,9 @@ class PipelinePluginViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
         """
         self.require_action()
         plugin = self.get_plugin_with_permissions("source editing")
-        changes = request.data
-        if not isinstance(changes, dict):
-            raise ValidationError("Expected an object mapping file names to source text.")
-        for key, value in changes.items():
-            if value is not None and not isinstance(value, str):
-                raise ValidationError({key: ["Expected a string, or null to delete the file."]})
-        if isinstance(changes.get("plugin.json"), str):
-            try:
-                parsed = json.loads(changes["plugin.json"])
-            except ValueError:
-                parsed = None
-            if not isinstance(parsed, dict):
-                # PostHog crashes here (a 500); a 400 is kinder and writes nothing.
-                raise ValidationError({"plugin.json": ["plugin.json must be a JSON object."]})
-
-        with transaction.atomic():
-            sources = {f.filename: f for f in PluginSourceFile.objects.filter(plugin=plugin)}
-            performed_changes = False
-            for key, text in changes.items():
-                transpiled = text if key in TRANSPILED_FILES else None
-                file_status = PluginSourceFile.Status.TRANSPILED if key in TRANSPILED_FILES else None
-                if key not in sources:
-                    performed_changes = True
-                    sources[key], _ = PluginSourceFile.objects.update_or_create(
-                        plugin=plugin,
-                        filename=key,
-                        defaults={"source": text, "transpiled": transpiled, "status": file_status, "error": None},
-                    )
-                elif sources[key].source != text or sources[key].transpiled != transpiled:
-                    performed_changes = True
-                    if text is None:
-                        sources[key].delete()
-                        del sources[key]
-                    else:
-                        sources[key].source = text
-                        sources[key].transpiled = transpiled
-                        sources[key].status = file_status
-                        sources[key].error = None
-                        sources[key].save()
-
-            response = {name: f.source for name, f in sources.items() if f.source is not None}
-            if response.get("plugin.json"):
-                plugin_json = json.loads(response["plugin.json"])
-                name = plugin_json.get("name")
-                if isinstance(name, str) and name != plugin.name:
-                    plugin.name = name
-                    performed_changes = True
-                if "config" in plugin_json and json.dumps(plugin_json["config"]) != json.dumps(plugin.config_schema):
-                    plugin.config_schema = plugin_json["config"]
-                    performed_changes = True
-            if response.get("index.ts") and plugin.source != response["index.ts"]:
-                plugin.source = response["index.ts"]
-                performed_changes = True
-            if performed_changes:
-                plugin.updated_at = now()
-                plugin.save()
+        with rule_errors():
+            check_source_changes(request.data)
+        response = update_source_files(plugin, request.data)
         if profiles.is_spec():
             return Response(self.record(plugin))
         return Response(response)
@@ -585,8 +262,9 @@ class PipelinePluginViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
         plugin = self.get_plugin_with_permissions("upgrading")
         if plugin.plugin_type not in (Plugin.PluginType.SOURCE, Plugin.PluginType.LOCAL):
             archive = find_archive(plugin.url)
-            data = fields_from_archive(archive)
-            capabilities = (archive.plugin_json or {}).get("capabilities")
+            with rule_errors():
+                data = fields_from_archive(archive)
+            capabilities = archive_capabilities(archive)
             if capabilities is not None:
                 data["capabilities"] = capabilities
             data["plugin_type"] = Plugin.PluginType.CUSTOM
@@ -633,8 +311,8 @@ class PipelinePluginViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
     def exports_unsubscribe_configs(self, request, **kwargs):
         """The organization's enabled configs, without global transformations and site apps."""
         self.require_action()
-        global_allowed = Q(plugin__is_global=True) & Q(plugin__id__in=self._transformation_or_site_app_ids())
-        local_site_apps = Q(plugin__is_global=False) & Q(plugin__id__in=self._site_app_ids())
+        global_allowed = Q(plugin__is_global=True) & Q(plugin__id__in=self._ids_where(is_transformation_or_site_app))
+        local_site_apps = Q(plugin__is_global=False) & Q(plugin__id__in=self._ids_where(is_site_app))
         configs = (
             PluginConfig.objects.filter(team__organization=self.organization, enabled=True)
             .exclude(global_allowed)
@@ -651,58 +329,15 @@ class PipelinePluginViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
         return Response(PluginConfigSerializer(configs, many=True, context=self.get_serializer_context()).data)
 
     @staticmethod
-    def _site_app_ids() -> list[int]:
-        return [p.id for p in Plugin.objects.only("id", "capabilities") if p.capabilities == {}]
-
-    @staticmethod
-    def _transformation_or_site_app_ids() -> list[int]:
-        ids = []
-        for plugin in Plugin.objects.only("id", "capabilities"):
-            capabilities = plugin.capabilities if isinstance(plugin.capabilities, dict) else {}
-            methods = capabilities.get("methods") if isinstance(capabilities.get("methods"), list) else []
-            if capabilities == {} or "processEvent" in methods:
-                ids.append(plugin.id)
-        return ids
+    def _ids_where(rule) -> list[int]:
+        """IDs of all plugins whose capabilities satisfy ``rule``."""
+        return [p.id for p in Plugin.objects.only("id", "capabilities") if rule(p.capabilities)]
 
     @action(methods=["GET"], detail=False)
     def repository(self, request, **kwargs):
         """The official catalogue: the newest archive of each URL registered with ``repository: true``."""
         self.require_action()
-        newest: dict[str, PluginArchive] = {}
-        for archive in PluginArchive.objects.filter(repository=True).order_by("sequence", "id"):
-            newest[archive.url] = archive
-        entries = []
-        for archive in newest.values():
-            plugin_json = archive.plugin_json or {}
-            if profiles.is_spec():
-                entry = {
-                    "id": None,
-                    "plugin_type": Plugin.PluginType.REPOSITORY,
-                    "name": plugin_json.get("name"),
-                    "description": plugin_json.get("description", ""),
-                    "url": archive.url,
-                    "icon": plugin_json.get("icon"),
-                    "config_schema": plugin_json.get("config", []),
-                    "tag": archive.tag,
-                    "latest_tag": archive.tag,
-                    "is_global": False,
-                    "organization_id": None,
-                    "organization_name": None,
-                    "capabilities": plugin_json.get("capabilities") or {},
-                    "metrics": {},
-                    "public_jobs": plugin_json.get("publicJobs", {}),
-                }
-            else:
-                entry = {
-                    "name": plugin_json.get("name"),
-                    "url": archive.url,
-                    "description": plugin_json.get("description", ""),
-                    "icon": plugin_json.get("icon"),
-                    "verified": True,
-                    "maintainer": "official",
-                }
-            entries.append(entry)
-        return Response(entries)
+        return Response([repository_entry(archive) for archive in newest_archives(repository=True).values()])
 
     @action(methods=["GET"], detail=False)
     def unused(self, request, **kwargs):
@@ -732,156 +367,3 @@ def register(router) -> None:
     for viewset in (PipelineDestinationViewSet, PipelineFrontendAppViewSet, PipelineImportAppViewSet):
         collection = COLLECTIONS[viewset.family]
         router.register(organization_prefix(collection), viewset, basename=f"organization_{collection}")
-
-
-# --------------------------------------------------------------------------------------------
-# Control API
-# --------------------------------------------------------------------------------------------
-
-ACCESS_LEVEL_NAMES = {"none": 0, "config": 3, "install": 6, "root": 9}
-
-
-def _archive_summary(archive: PluginArchive, latest_ids: set[int]) -> dict:
-    return {
-        "url": archive.url,
-        "tag": archive.tag,
-        "name": (archive.plugin_json or {}).get("name"),
-        "repository": archive.repository,
-        "latest": archive.id in latest_ids,
-    }
-
-
-def _latest_archive_ids() -> set[int]:
-    newest: dict[str, int] = {}
-    for archive in PluginArchive.objects.order_by("sequence", "id"):
-        newest[archive.url] = archive.id
-    return set(newest.values())
-
-
-@control_view("GET", "POST")
-def plugin_archives(request):
-    """Register (POST) or list (GET) plugin archives that installs by URL resolve against.
-
-    Body: ``url`` (a GitHub/GitLab/npm URL, without a tag), ``tag``, ``plugin_json`` (an object
-    with at least ``name``; ``description``, ``icon``, ``config``, ``publicJobs``, ``stateless``
-    and the emulator's ``capabilities`` are used), ``files`` (file name to text), ``repository``
-    (listed in the official catalogue). Registering an existing URL and tag replaces it. The
-    newest registration of a URL is its latest tag.
-    """
-    if request.method == "GET":
-        latest = _latest_archive_ids()
-        return json_response([_archive_summary(a, latest) for a in PluginArchive.objects.order_by("sequence", "id")])
-    data = read_json(request)
-    parsed = parse_plugin_url(data.get("url"))
-    if parsed is None:
-        raise ControlError(MESSAGE_BAD_URL, "url")
-    root, url_tag = parsed
-    if url_tag:
-        raise ControlError("Give the repository or package URL without a tag; put the tag in `tag`.", "url")
-    tag = data.get("tag")
-    if not isinstance(tag, str) or not tag.strip():
-        raise ControlError("Expected a non-empty string.", "tag")
-    plugin_json = data.get("plugin_json")
-    if not isinstance(plugin_json, dict) or not isinstance(plugin_json.get("name"), str) or not plugin_json["name"]:
-        raise ControlError("Expected an object with at least a non-empty `name`.", "plugin_json")
-    capabilities = plugin_json.get("capabilities")
-    if capabilities is not None and not isinstance(capabilities, dict):
-        raise ControlError('`capabilities` must be an object such as {"methods": ["onEvent"]}.', "plugin_json")
-    files = data.get("files") or {}
-    if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
-        raise ControlError("Expected an object mapping file names to text.", "files")
-    repository = data.get("repository", False)
-    if not isinstance(repository, bool):
-        raise ControlError("Expected a boolean.", "repository")
-    with transaction.atomic():
-        sequence = (PluginArchive.objects.aggregate(top=Max("sequence"))["top"] or 0) + 1
-        archive, _ = PluginArchive.objects.update_or_create(
-            url=root,
-            tag=tag.strip(),
-            defaults={"plugin_json": plugin_json, "files": files, "repository": repository, "sequence": sequence},
-        )
-    return json_response(_archive_summary(archive, _latest_archive_ids()), status=201)
-
-
-@control_view("GET", "PUT", "PATCH")
-def organization_plugins_access_level(request, reference):
-    """Read or set an organization's ``plugins_access_level`` (0/3/6/9 or none/config/install/root)."""
-    organization = find_organization(reference)
-    if organization is None:
-        raise ControlError(f"Organization {reference!r} not found.", "organization", status=404, code="not_found")
-    if request.method != "GET":
-        value = read_json(request).get("plugins_access_level")
-        if isinstance(value, str) and value.lower() in ACCESS_LEVEL_NAMES:
-            value = ACCESS_LEVEL_NAMES[value.lower()]
-        if isinstance(value, bool) or value not in ACCESS_LEVEL_NAMES.values():
-            raise ControlError(
-                f'"{value}" is not a valid plugins access level; use 0, 3, 6, 9 (none, config, install, root).',
-                "plugins_access_level",
-                code="invalid_choice",
-            )
-        organization.plugins_access_level = value
-        organization.save(update_fields=["plugins_access_level", "updated_at"])
-    return json_response(
-        {
-            "id": str(organization.id),
-            "slug": organization.slug,
-            "name": organization.name,
-            "plugins_access_level": organization.plugins_access_level,
-        }
-    )
-
-
-@control_view("POST")
-def plugin_configs(request):
-    """Enable a plugin in a project (PostHog's API no longer creates plugin configs).
-
-    Body: ``plugin`` (ID), ``project`` (ID; default the first project of the plugin's
-    organization), ``enabled`` (default true), ``deleted`` (default false), ``order``, ``config``.
-    """
-    data = read_json(request)
-    plugin_id = data.get("plugin")
-    if isinstance(plugin_id, bool) or not isinstance(plugin_id, int):
-        raise ControlError("Expected a plugin ID (an integer).", "plugin")
-    plugin = Plugin.objects.filter(id=plugin_id).first()
-    if plugin is None:
-        raise ControlError(f"Plugin {plugin_id} not found.", "plugin")
-    project_id = data.get("project")
-    if project_id is None:
-        team = Team.objects.filter(organization_id=plugin.organization_id).order_by("id").first()
-        if team is None:
-            raise ControlError("The plugin has no organization with a project; give `project`.", "project")
-    else:
-        team = Team.objects.filter(id=project_id).first() if isinstance(project_id, int) else None
-        if team is None:
-            raise ControlError(f"Project {project_id!r} not found.", "project")
-    flags = {}
-    for name, default in (("enabled", True), ("deleted", False)):
-        flags[name] = data.get(name, default)
-        if not isinstance(flags[name], bool):
-            raise ControlError("Expected a boolean.", name)
-    config = data.get("config") or {}
-    if not isinstance(config, dict):
-        raise ControlError("Expected an object.", "config")
-    order = data.get("order", 0)
-    if isinstance(order, bool) or not isinstance(order, int):
-        raise ControlError("Expected an integer.", "order")
-    plugin_config = PluginConfig.objects.create(team=team, plugin=plugin, config=config, order=order, **flags)
-    return json_response(
-        {
-            "id": plugin_config.id,
-            "plugin": plugin.id,
-            "team_id": team.id,
-            "enabled": plugin_config.enabled,
-            "deleted": plugin_config.deleted,
-            "order": plugin_config.order,
-            "config": plugin_config.config,
-        },
-        status=201,
-    )
-
-
-control_urlpatterns = [
-    re_path(r"^plugin_archives/?$", plugin_archives),
-    re_path(r"^plugin_configs/?$", plugin_configs),
-    re_path(r"^organizations/(?P<reference>[^/]+)/plugins_access_level/?$", organization_plugins_access_level),
-]

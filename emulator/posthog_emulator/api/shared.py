@@ -1,8 +1,28 @@
-"""Serializers for nested representations, as in ``posthog/api/shared.py``."""
+"""What several resources share: serializers for nested representations, as in
+``posthog/api/shared.py``, and :func:`rule_errors`, which turns a refusal of
+:mod:`posthog_emulator.rules` into DRF's exception.
+"""
+
+from contextlib import contextmanager
 
 from rest_framework import serializers
+from rest_framework.exceptions import PermissionDenied, ValidationError
 
 from posthog_emulator.models import Team, User
+from posthog_emulator.rules import Forbidden, RuleError
+
+
+@contextmanager
+def rule_errors():
+    """Run rules: a :class:`~posthog_emulator.rules.Forbidden` becomes ``PermissionDenied`` (403),
+    any other :class:`~posthog_emulator.rules.RuleError` a ``ValidationError`` (400), under its
+    ``attr`` when it names one. Inside a serializer's ``validate_<field>``, DRF adds that field."""
+    try:
+        yield
+    except Forbidden as error:
+        raise PermissionDenied(error.detail, code=error.code)
+    except RuleError as error:
+        raise ValidationError({error.attr: error.detail} if error.attr else error.detail, code=error.code)
 
 
 class UserBasicSerializer(serializers.ModelSerializer):

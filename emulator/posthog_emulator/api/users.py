@@ -14,7 +14,7 @@ from rest_framework import mixins, serializers, viewsets
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 
-from posthog_emulator.api.shared import TeamBasicSerializer
+from posthog_emulator.api.shared import TeamBasicSerializer, UserBasicSerializer
 from posthog_emulator.models import OrganizationMembership, User
 from posthog_emulator.permissions import APIScopePermission
 from posthog_emulator.routing import EmulatorViewSetMixin
@@ -28,20 +28,7 @@ class UserSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = User
-        fields = [
-            "id",
-            "uuid",
-            "distinct_id",
-            "first_name",
-            "last_name",
-            "email",
-            "is_email_verified",
-            "hedgehog_config",
-            "date_joined",
-            "organization",
-            "organizations",
-            "team",
-        ]
+        fields = [*UserBasicSerializer.Meta.fields, "date_joined", "organization", "organizations", "team"]
         read_only_fields = fields
 
     def _levels(self, user):

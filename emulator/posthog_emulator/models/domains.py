@@ -12,12 +12,10 @@ import secrets
 
 from django.db import models
 
-from posthog_emulator.models import Organization, uuidt
+from posthog_emulator.models.core import Organization, uuidt
 
 __all__ = ["OrganizationDomain", "DNSRecord"]
 
-#: PostHog's ``DOMAIN_REGEX`` (``posthog/api/organization_domain.py``): lower case only (facts 2).
-DOMAIN_PATTERN = r"^([a-z0-9]+(-[a-z0-9]+)*\.)+[a-z]{2,}$"
 #: Where PostHog's verification looks for the challenge (facts 2, "Verify").
 CHALLENGE_RECORD_PREFIX = "_posthog-challenge."
 
@@ -72,13 +70,6 @@ class OrganizationDomain(models.Model):
 def normalise_record_name(name: str) -> str:
     """DNS names compare case-insensitively and may be written fully qualified (``name.``)."""
     return name.strip().rstrip(".").lower()
-
-
-def unquote_txt(value: str) -> str:
-    """A TXT value as written in a zone file (``"abc"``) or bare (``abc``): the string itself."""
-    if len(value) >= 2 and value[0] == value[-1] == '"':
-        return value[1:-1]
-    return value
 
 
 class DNSRecord(models.Model):

@@ -1,4 +1,4 @@
-"""Models of the event definitions area (facts 7), imported at the bottom of ``models.py``.
+"""Models of the event definitions area (facts 7), registered through :mod:`posthog_emulator.models`.
 
 PostHog keeps an open-source ``EventDefinition`` row (``posthog/models/event_definition.py``)
 and, with the enterprise extension, an ``EnterpriseEventDefinition`` child row
@@ -14,7 +14,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils import timezone
 
-from posthog_emulator.models import EmulatorState, Organization, Team, User, uuidt
+from posthog_emulator.models.core import EmulatorState, Organization, Team, User, uuidt
 
 __all__ = ["EventDefinition", "TaxonomySettings"]
 

@@ -1,7 +1,7 @@
 """Batch exports: exports, their destinations, runs and backfills (facts 5, spec 2.3).
 
-Imported at the bottom of :mod:`posthog_emulator.models`, so the tables are created with the
-others. Field names follow ``posthog/batch_exports/models.py``.
+Registered through :mod:`posthog_emulator.models`, so the tables are created with the others.
+Field names follow ``posthog/batch_exports/models.py``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import datetime as dt
 
 from django.db import models
 
-from posthog_emulator.models import Team, uuidt
+from posthog_emulator.models.core import Team, uuidt
 
 __all__ = ["BatchExportDestination", "BatchExport", "BatchExportRun", "BatchExportBackfill"]
 

@@ -12,25 +12,13 @@ from django.db import transaction
 from django.urls import re_path
 from django.utils.text import slugify
 
-from posthog_emulator.control import (
-    ControlError,
-    control_view,
-    find_organization,
-    json_response,
-    organization_summary,
-    parse_level,
-    parse_string,
-    read_json,
-)
+from posthog_emulator.control.base import ControlError, control_view, json_response, read_json
+from posthog_emulator.control.base import find_organization, organization_summary, parse_level, parse_string
 from posthog_emulator.models import MAX_SLUG_LENGTH, Organization, OrganizationMembership, Team, User
 
 MAX_SEED = 10000
 DEFAULT_PREFIX = "Seeded org"
 DEFAULT_EMAIL = "admin@example.com"
-
-
-def register(router) -> None:
-    """No ``/api/`` routes: this module only adds control endpoints."""
 
 
 @control_view("POST")
@@ -86,6 +74,6 @@ def seed_organizations(request):
     )
 
 
-control_urlpatterns = [
+urlpatterns = [
     re_path(r"^seed/organizations/?$", seed_organizations),
 ]

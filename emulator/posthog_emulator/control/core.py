@@ -1,7 +1,4 @@
-"""The control API under ``/_emulator/``: test and demo helpers, never part of ``/api/``.
-
-No authentication (the server is meant for loopback). JSON in and out; errors use the same
-``{type, code, detail, attr}`` shape as the API. Endpoints:
+"""The emulator-wide control endpoints under ``/_emulator/``.
 
 ``POST /_emulator/keys``
     Create (or reuse) a user, give them a membership, and issue a personal API key. 201.
@@ -22,164 +19,28 @@ No authentication (the server is meant for loopback). JSON in and out; errors us
 ``GET /_emulator/openapi.json``
     The OpenAPI 3 document of ``/api/`` (drf-spectacular).
 
-Resource modules may add their own control endpoints through ``control_urlpatterns``
-(see :mod:`posthog_emulator.api`); write them with :func:`control_view` and :func:`read_json`.
+The endpoints of one resource area live in that area's module of this package.
 """
 
-import functools
-import json
-from uuid import UUID
-
 from django.db import transaction
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse
 from django.urls import re_path
-from django.views.decorators.csrf import csrf_exempt
 
 from posthog_emulator import __version__, bootstrap, faults, generations, profiles, requestlog
-from posthog_emulator.errors import error_body
-from posthog_emulator.models import Organization, OrganizationMembership, PersonalAPIKey, Team, User
-from posthog_emulator.permissions import is_valid_scope
-
-LEVELS = {
-    "member": OrganizationMembership.Level.MEMBER,
-    "admin": OrganizationMembership.Level.ADMIN,
-    "administrator": OrganizationMembership.Level.ADMIN,
-    "owner": OrganizationMembership.Level.OWNER,
-}
-
-
-def json_response(data, status: int = 200) -> JsonResponse:
-    """A compact JSON response, formatted like DRF's JSON renderer output."""
-    return JsonResponse(data, status=status, safe=False, json_dumps_params={"separators": (",", ":")})
-
-
-class ControlError(Exception):
-    """Raised by control views; becomes a JSON error response."""
-
-    def __init__(self, detail: str, attr: str | None = None, status: int = 400, code: str = "invalid_input"):
-        super().__init__(detail)
-        self.detail, self.attr, self.status, self.code = detail, attr, status, code
-
-    def response(self) -> JsonResponse:
-        type_ = "validation_error" if self.status == 400 else "invalid_request"
-        return json_response(error_body(type_, self.code, self.detail, self.attr), status=self.status)
-
-
-def control_view(*methods: str):
-    """Decorate a control view: allowed methods (else 405 JSON), CSRF exemption, error bodies."""
-
-    def decorator(view):
-        @csrf_exempt
-        @functools.wraps(view)
-        def wrapper(request, *args, **kwargs):
-            if request.method not in methods:
-                response = json_response(
-                    error_body("invalid_request", "method_not_allowed", f'Method "{request.method}" not allowed.'),
-                    status=405,
-                )
-                response["Allow"] = ", ".join(methods)
-                return response
-            try:
-                return view(request, *args, **kwargs)
-            except ControlError as error:
-                return error.response()
-
-        return wrapper
-
-    return decorator
-
-
-def read_json(request) -> dict:
-    """The request body as a JSON object (``{}`` when empty); 400 otherwise."""
-    if not request.body:
-        return {}
-    try:
-        data = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise ControlError(f"JSON parse error - {error}", code="parse_error")
-    if not isinstance(data, dict):
-        raise ControlError("Expected a JSON object.")
-    return data
-
-
-# --------------------------------------------------------------------------------------------
-# Summaries
-# --------------------------------------------------------------------------------------------
-
-
-def user_summary(user: User) -> dict:
-    return {
-        "id": user.id,
-        "uuid": str(user.uuid),
-        "email": user.email,
-        "first_name": user.first_name,
-        "last_name": user.last_name,
-        "distinct_id": user.distinct_id,
-    }
-
-
-def organization_summary(organization: Organization | None) -> dict | None:
-    if organization is None:
-        return None
-    return {"id": str(organization.id), "slug": organization.slug, "name": organization.name}
-
-
-def project_summary(team: Team | None) -> dict | None:
-    if team is None:
-        return None
-    return {"id": team.id, "uuid": str(team.uuid), "name": team.name, "organization": str(team.organization_id)}
-
-
-# --------------------------------------------------------------------------------------------
-# Input helpers
-# --------------------------------------------------------------------------------------------
-
-
-def find_organization(reference, attr: str = "organization") -> Organization | None:
-    """The organization named by ``reference``: an ID, a slug, or a (unique) name."""
-    if not isinstance(reference, str) or not reference:
-        raise ControlError("Expected an organization ID, slug or name.", attr)
-    try:
-        by_id = Organization.objects.filter(id=UUID(reference)).first()
-    except ValueError:
-        by_id = None
-    if by_id is not None:
-        return by_id
-    by_slug = Organization.objects.filter(slug=reference).first()
-    if by_slug is not None:
-        return by_slug
-    by_name = list(Organization.objects.filter(name=reference)[:2])
-    if len(by_name) > 1:
-        raise ControlError(f"More than one organization is named {reference!r}; use its ID or slug.", attr)
-    return by_name[0] if by_name else None
-
-
-def parse_level(value) -> int:
-    if value is None:
-        return OrganizationMembership.Level.MEMBER
-    if isinstance(value, str) and value.lower() in LEVELS:
-        return LEVELS[value.lower()]
-    if isinstance(value, (int, str)) and not isinstance(value, bool) and str(value) in {"1", "8", "15"}:
-        return int(value)
-    raise ControlError(f'"{value}" is not a valid level; use member, admin or owner (or 1, 8, 15).', "level")
-
-
-def parse_scopes(value) -> list[str]:
-    if value is None:
-        return ["*"]
-    if not isinstance(value, list):
-        raise ControlError("Expected a list of scopes.", "scopes")
-    for scope in value:
-        if not is_valid_scope(scope):
-            raise ControlError(f"Invalid scope {scope!r}: use '*' or '<object>:read|write'.", "scopes")
-    return list(value)
-
-
-def parse_string(data: dict, name: str, default: str | None = None) -> str | None:
-    value = data.get(name, default)
-    if value is not None and not isinstance(value, str):
-        raise ControlError("Expected a string.", name)
-    return value
+from posthog_emulator.control.base import (
+    ControlError,
+    control_view,
+    find_organization,
+    json_response,
+    organization_summary,
+    parse_level,
+    parse_scopes,
+    parse_string,
+    project_summary,
+    read_json,
+    user_summary,
+)
+from posthog_emulator.models import Organization, OrganizationMembership, PersonalAPIKey, User
 
 
 # --------------------------------------------------------------------------------------------
@@ -387,17 +248,13 @@ def unknown(request, rest=""):
     raise ControlError("Unknown emulator control endpoint.", status=404, code="not_found")
 
 
-def urlpatterns_with(extra: list) -> list:
-    """The control URL patterns, with resource-specific ones inserted before the catch-all."""
-    return [
-        re_path(r"^keys/?$", keys),
-        re_path(r"^requests/?$", requests),
-        re_path(r"^reset/?$", reset),
-        re_path(r"^info/?$", info),
-        re_path(r"^profile/?$", profile),
-        re_path(r"^generations/?$", generation_switch),
-        re_path(r"^faults/?$", fault_rules),
-        re_path(r"^openapi\.json$", openapi_view()),
-        *extra,
-        re_path(r"^(?P<rest>.*)$", unknown),
-    ]
+urlpatterns = [
+    re_path(r"^keys/?$", keys),
+    re_path(r"^requests/?$", requests),
+    re_path(r"^reset/?$", reset),
+    re_path(r"^info/?$", info),
+    re_path(r"^profile/?$", profile),
+    re_path(r"^generations/?$", generation_switch),
+    re_path(r"^faults/?$", fault_rules),
+    re_path(r"^openapi\.json$", openapi_view()),
+]

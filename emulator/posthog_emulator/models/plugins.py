@@ -5,7 +5,7 @@ Field names and defaults follow PostHog's ``products/cdp/backend/models/plugin.p
 plugin archives, so tests register them through ``POST /_emulator/plugin_archives`` and installs
 by URL resolve against it.
 
-Imported at the bottom of :mod:`posthog_emulator.models`, so the tables are created with the rest.
+Registered through :mod:`posthog_emulator.models`, so the tables are created with the rest.
 """
 
 from __future__ import annotations

@@ -1,95 +1,30 @@
-"""Data model: users, organizations, projects (teams), memberships and personal API keys.
+"""The core of the data model: users, organizations, projects (teams), memberships, personal API
+keys and the emulator's key/value state.
 
-Field names, defaults and ID types follow PostHog's models (facts 0.2, 0.5, 0.8 and 1).
-There is no migrations package: the tables are created with ``migrate --run-syncdb`` at startup,
-so a new resource only has to add its models here (or in its own module imported from here).
+Field names, defaults and ID types follow PostHog's models (facts 0.2, 0.5, 0.8 and 1). The area
+modules next to this one (``domains``, ``people``, ``batch_exports``, ``plugins``,
+``event_definitions``) import from here and from nowhere else in the package (``uuidt`` and the
+other identifier helpers of :mod:`posthog_emulator.models.ids` included); this module imports none
+of them.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import secrets
-import string
-import threading
-import time
-import uuid
-
 from django.db import IntegrityError, models, transaction
 from django.utils.text import slugify
 
-BASE62 = string.digits + string.ascii_letters
+# Field defaults and the key manager's helpers; the area modules import uuidt from here.
+from posthog_emulator.models.ids import (
+    generate_distinct_id, generate_key_id, generate_personal_api_key, generate_project_api_token,
+    generate_random_short_suffix, hash_key_value, mask_key_value, uuidt,
+)  # fmt: skip
+
 MAX_SLUG_LENGTH = 48  # posthog/models/utils.py
 INTERNAL_BOT_EMAIL_SUFFIX = "@posthogbot.user"  # posthog/constants.py; bots do not count as members
 
 # --------------------------------------------------------------------------------------------
-# Identifier helpers
+# Slugs
 # --------------------------------------------------------------------------------------------
-
-_uuid_lock = threading.Lock()
-_uuid_last_ms = 0
-_uuid_counter = 0
-
-
-def uuidt() -> uuid.UUID:
-    """A time-ordered UUID, like PostHog's UUIDT (facts 0.2), laid out as an RFC 9562 UUIDv7.
-
-    48 bits of Unix milliseconds, then a 12-bit counter that keeps IDs created within the same
-    millisecond in creation order, then 62 random bits. Sorting by ID therefore sorts by creation.
-    """
-    global _uuid_last_ms, _uuid_counter
-    with _uuid_lock:
-        ms = time.time_ns() // 1_000_000
-        if ms <= _uuid_last_ms:
-            _uuid_counter += 1
-            if _uuid_counter > 0xFFF:  # counter exhausted: borrow the next millisecond
-                _uuid_last_ms += 1
-                _uuid_counter = 0
-            ms = _uuid_last_ms
-        else:
-            _uuid_last_ms = ms
-            _uuid_counter = 0
-        counter = _uuid_counter
-    rand = int.from_bytes(os.urandom(8), "big") & ((1 << 62) - 1)
-    value = (ms & ((1 << 48) - 1)) << 80 | 0x7 << 76 | counter << 64 | 0b10 << 62 | rand
-    return uuid.UUID(int=value)
-
-
-def random_token(length: int) -> str:
-    """``length`` random base-62 characters (PostHog's token alphabet)."""
-    return "".join(secrets.choice(BASE62) for _ in range(length))
-
-
-def generate_distinct_id() -> str:
-    return random_token(43)
-
-
-def generate_key_id() -> str:
-    return random_token(32)
-
-
-def generate_personal_api_key() -> str:
-    """A new raw personal API key: ``phx_`` plus 40 base-62 characters (facts 0.5)."""
-    return "phx_" + random_token(40)
-
-
-def hash_key_value(value: str) -> str:
-    """PostHog's current key hash: ``sha256$<hex>``, unsalted (facts 0.5)."""
-    return "sha256$" + hashlib.sha256(value.encode()).hexdigest()
-
-
-def mask_key_value(value: str) -> str:
-    """What PostHog shows instead of a key: its first and last four characters."""
-    return f"{value[:4]}...{value[-4:]}"
-
-
-def generate_random_short_suffix() -> str:
-    """Four random letters used to disambiguate slugs (``posthog/models/utils.py``).
-
-    PostHog draws from upper- and lower-case letters but stores slugs in a lower-casing field,
-    so the value stored (and returned on every read) is lower case.
-    """
-    return "".join(secrets.choice(string.ascii_lowercase) for _ in range(4))
 
 
 def create_with_slug(create_func, default_slug: str = "", **kwargs):
@@ -279,11 +214,6 @@ class Organization(models.Model):
         return any(item.get("key") == feature for item in self.available_product_features or [])
 
 
-def generate_project_api_token() -> str:
-    """A project API token: ``phc_`` plus 43 base-62 characters (facts 0.5)."""
-    return "phc_" + random_token(43)
-
-
 class Team(models.Model):
     """A project. PostHog's Team and Project are one-to-one here, so ``project_id == id``."""
 
@@ -407,10 +337,3 @@ class EmulatorState(models.Model):
     @classmethod
     def put(cls, key: str, value) -> None:
         cls.objects.update_or_create(key=key, defaults={"value": value})
-
-
-from posthog_emulator.domain_models import *  # noqa: E402,F401,F403
-from posthog_emulator.people_models import *  # noqa: E402,F401,F403
-from posthog_emulator.batch_export_models import *  # noqa: E402,F401,F403
-from posthog_emulator.plugins_models import *  # noqa: E402,F401,F403
-from posthog_emulator.event_definition_models import *  # noqa: E402,F401,F403

@@ -1,6 +1,6 @@
 """Models of the people area: organization invites, and the emulator clock that ages them.
 
-Imported at the bottom of :mod:`posthog_emulator.models`, so Django registers them with the app.
+Registered through :mod:`posthog_emulator.models`, so Django knows them as models of the app.
 
 * :class:`OrganizationInvite` follows ``posthog/models/organization_invite.py`` (facts 3): a
   UUIDT id, the target e-mail address (domain lower-cased by the serializer), a first name of at
@@ -8,7 +8,7 @@ Imported at the bottom of :mod:`posthog_emulator.models`, so Django registers th
   access list, the inviter, and ``is_expired`` when it was created more than
   ``INVITE_DAYS_VALIDITY`` (3) days ago (``posthog/constants.py``).
 * The **emulator clock** (not part of PostHog) is the real time plus an offset kept in
-  :class:`~posthog_emulator.models.EmulatorState` (so a reset, which flushes the database, puts it
+  :class:`~posthog_emulator.models.core.EmulatorState` (so a reset, which flushes the database, puts it
   back). Invites are stamped and expired by this clock, so tests can move it forward
   (``POST /_emulator/clock``) instead of waiting three days.
 """
@@ -20,7 +20,7 @@ from datetime import timedelta
 from django.db import models
 from django.utils import timezone
 
-from posthog_emulator.models import EmulatorState, Organization, OrganizationMembership, User, uuidt
+from posthog_emulator.models.core import EmulatorState, Organization, OrganizationMembership, User, uuidt
 
 __all__ = [
     "INVITE_DAYS_VALIDITY",
