@@ -633,8 +633,8 @@ class Member(Resource):
             found = index_invites(list_invites(self.task)).get(email.lower())
             status, level = invite_status(found)
             if status == "invited":
-                message += " A pending invite at level %s exists (sent %s)." % (level_name(level),
-                                                                               found[0].get("created_at"))
+                message += " A pending invite at level %s exists (sent %s)." % (
+                    level_name(level), found[0].get("created_at"))
             elif status == "invite_expired":
                 message += (" Their invite has expired; send a new one with posthog.admin.invite and "
                             "resend_expired: true.")

@@ -239,8 +239,8 @@ class SourceFiles(Step):
             resource.task.warn(
                 "The server answered GET .../source with the plugin record (as the API specification documents) "
                 "instead of the file map, so the source files of %s cannot be compared: every listed file was sent "
-                "and the task reports a change%s." % (resource.identity(),
-                                                     "; purge_source_files was ignored" if purge else ""))
+                "and the task reports a change%s." % (
+                    resource.identity(), "; purge_source_files was ignored" if purge else ""))
         result.extra["changed_files"] = sorted(changes)
         if not changes:
             return None

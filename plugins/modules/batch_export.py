@@ -30,7 +30,7 @@ options:
   state:
     description:
       - V(present) creates or updates the export and makes sure it runs; a paused export is
-        resumed with PostHog's C(unpause) action. So let one task own an export's state: a
+        resumed with PostHog's C(unpause) action. So let one task own an export's state; a
         V(present) task and a V(paused) task for the same export resume and pause it on every run.
       - V(paused) creates or updates the export and makes sure it is paused (C(pause) action). An
         export created in this state is created paused, in one request.

@@ -34,8 +34,7 @@ UTILS = os.path.join(os.path.dirname(_resource.__file__))
 def all_subclasses(cls):
     for sub in cls.__subclasses__():
         yield sub
-        for deeper in all_subclasses(sub):
-            yield deeper
+        yield from all_subclasses(sub)
 
 
 def test_no_resource_or_planner_overrides_the_flow():
@@ -164,15 +163,15 @@ def test_check_mode_of_a_list_only_reads(server, run_module):
     items = [dict(name="Nightly", interval="hour"), dict(name="New", interval="day", destination=dict(type="NoOp"))]
     result = run_module(batch_export, dict(batch_exports=items), check=True)
     assert result["changed"] is True and len(server.requests) == 1
-    assert [d["before_header"] for d in result["diff"]] == ["batch_exports[0] (batch export 'Nightly')",
-                                                           "batch_exports[1] (batch export 'New')"]
+    assert [d["before_header"] for d in result["diff"]] == [
+        "batch_exports[0] (batch export 'Nightly')", "batch_exports[1] (batch export 'New')"]
     assert result["diff"][0]["before"]["interval"] == "day" and result["diff"][0]["after"]["interval"] == "hour"
 
 
 def test_items_fall_back_to_the_task_options(server, run_module):
     server.script((200, page(EXPORT, dict(EXPORT, id="x2", name="Other"))), (200, dict(EXPORT, paused=True)))
-    result = run_module(batch_export, dict(state="paused", batch_exports=[dict(name="Nightly"),
-                                                                        dict(name="Other", state="present")]))
+    items = [dict(name="Nightly"), dict(name="Other", state="present")]
+    result = run_module(batch_export, dict(state="paused", batch_exports=items))
     assert not result["failed"], result["msg"]
     assert [r["method"] for r in server.requests] == ["GET", "POST"]  # the spec answers the pause with the export
     assert server.requests[1]["path"].endswith("/pause/")
