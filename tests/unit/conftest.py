@@ -164,7 +164,8 @@ def _module_args(args):
 
 
 class ModuleRun:
-    """``run(module, args, check=False, diff=True)`` -> the module's result dict (``failed`` set on failure)."""
+    """``run(module, args, check=False, diff=True)`` -> the module's result dict (``failed`` set on
+    failure, ``warnings`` the lines the module warned)."""
 
     def __init__(self, server):
         self.server = server
@@ -187,17 +188,35 @@ class ModuleRun:
             result["msg"] = msg
             raise ModuleExit(result, True)
 
+        warnings = []
+
+        def warn(self, warning, **kwargs):
+            warnings.append(warning)
+
         from ansible_collections.posthog.admin.plugins.module_utils import _client
 
         # retries happen at once: the backoff is the client's own business (test_client.py)
         with _module_args(full), mock.patch.object(basic.AnsibleModule, "exit_json", exit_json), \
                 mock.patch.object(basic.AnsibleModule, "fail_json", fail_json), \
+                mock.patch.object(basic.AnsibleModule, "warn", warn), \
                 mock.patch.object(_client, "backoff_delay", lambda attempt: 0.0):
             with pytest.raises(ModuleExit) as info:
                 module.main()
         result = dict(info.value.result)
         result["failed"] = info.value.failed
+        result["warnings"] = warnings
         return result
+
+    def refuses(self, module, args):
+        """Run a task that must fail before any request; its message."""
+        result = self(module, args)
+        assert result["failed"] and self.server.requests == [], (result, self.calls)
+        return result["msg"]
+
+    @property
+    def methods(self):
+        """``["GET", "POST", ...]`` of the requests made so far."""
+        return [r["method"] for r in self.server.requests]
 
     @property
     def calls(self):
@@ -226,3 +245,19 @@ def other_server():
     srv = ScriptedServer()
     yield srv
     srv.stop()
+
+
+class Clock:
+    """A fake monotonic clock that sleeping moves forward: ``clock()`` is the time, ``clock.sleep(s)``
+    records ``s`` in ``clock.sleeps``."""
+
+    def __init__(self, now=100.0):
+        self.now = now
+        self.sleeps = []
+
+    def __call__(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.sleeps.append(seconds)
+        self.now += seconds
