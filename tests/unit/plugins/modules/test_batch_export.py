@@ -118,6 +118,7 @@ def test_a_resume_that_did_not_happen_is_asked_again(server, run_module):
     result = run_module(batch_export, dict(name="Nightly", state="present"))
     assert result["changed"] is True and result["batch_export"]["paused"] is False
     assert run_module.calls == [LIST, "POST %sunpause/" % DETAIL, "GET " + DETAIL, "POST %sunpause/" % DETAIL]
+    assert result["warnings"] == ["Retried: POST %sunpause/: HTTP 500; retrying in 0.0 s" % DETAIL]
 
 
 # ------------------------------------------------------------------------------------ bad input

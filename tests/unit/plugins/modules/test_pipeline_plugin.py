@@ -200,6 +200,16 @@ def test_bad_items_fail_before_any_request_naming_each(run_module):
     assert "plugins[3] (no id, url or name given): one of id, url or name is required" in msg
 
 
+def test_items_take_the_family_of_the_task(run_module):
+    items = [dict(name="Nightly", state="latest", source_files={}, purge_source_files=True)]
+    msg = run_module.refuses(pipeline_plugin, dict(family="import_app", plugins=items))
+    assert msg.startswith("plugins[0] (plugin 'Nightly'): source_files cannot be used with "
+                          "family=import_app")
+    assert "; plugins[0] (plugin 'Nightly'): state=latest cannot be used with family=import_app" in msg
+    msg = run_module.refuses(pipeline_plugin, dict(family="import_app", plugins=[dict(name="x", family="destination")]))
+    assert "Unsupported parameters for (basic.py) module: plugins.family" in msg
+
+
 def test_a_missing_id_is_not_installed(server, run_module):
     server.script((404, NOT_FOUND))
     result = run(run_module, id=7)
