@@ -164,8 +164,7 @@ def _module_args(args):
 
 
 class ModuleRun:
-    """``run(module, args, check=False, diff=True)`` -> the module's result dict (``failed`` set on
-    failure, ``warnings`` the lines the module warned)."""
+    """``run(module, args, check=False, diff=True)`` -> the module's result dict (``failed`` set on failure)."""
 
     def __init__(self, server):
         self.server = server
@@ -181,17 +180,26 @@ class ModuleRun:
         full["_ansible_remote_tmp"] = "/tmp"
         full["_ansible_keep_remote_files"] = False
 
+        def warned(result):
+            # AnsibleModule's exit_json would add the warnings collected by module.warn()
+            from ansible.module_utils.common import warnings
+            result.setdefault("warnings", list(warnings.get_warning_messages()))
+            warnings._global_warnings.clear()
+            return result
+
         def exit_json(self, **result):
-            raise ModuleExit(result, False)
+            raise ModuleExit(warned(result), False)
 
         def fail_json(self, msg, **result):
             result["msg"] = msg
-            raise ModuleExit(result, True)
+            raise ModuleExit(warned(result), True)
 
-        warnings = []
+        recorded = []
 
         def warn(self, warning, **kwargs):
-            warnings.append(warning)
+            # module.warn() straight into the result: once the inventory tests have imported the
+            # controller, ansible's warnings module sends warnings to Display instead of its list
+            recorded.append(warning)
 
         from ansible_collections.posthog.admin.plugins.module_utils import _client
 
@@ -204,7 +212,7 @@ class ModuleRun:
                 module.main()
         result = dict(info.value.result)
         result["failed"] = info.value.failed
-        result["warnings"] = warnings
+        result["warnings"] = recorded + result["warnings"]
         return result
 
     def refuses(self, module, args):

@@ -128,7 +128,7 @@ def test_a_resume_that_did_not_happen_is_asked_again(server, run_module):
     (dict(name="x", start_at="2026-02-01T00:00:00Z", end_at="2026-01-01T00:00:00Z"),
      "start_at (2026-02-01T00:00:00Z) must be before end_at (2026-01-01T00:00:00Z)"),
     (dict(name="x", end_at="yesterday"), "end_at: 'yesterday' is not an ISO-8601 date-time"),
-    (dict(name="x", project_id="two"), "project_id must be a project's numeric id, got 'two'"),
+    (dict(name="x", project_id="two"), "project_id must be a project's numeric id"),
 ])
 def test_bad_options_fail_before_any_request(run_module, args, words):
     assert words in run_module.refuses(batch_export, args)
@@ -141,7 +141,7 @@ def test_bad_items_fail_before_any_request_naming_each_problem(run_module):
     msg = run_module.refuses(batch_export, dict(batch_exports=items))
     assert "batch_exports[0] (batch export 'Bad'): destination.config has key(s) that destinations of type S3 " \
            "do not take: password" in msg and "secret-value" not in msg
-    assert "has no timezone" in msg and "numeric id, got 'two'" in msg
+    assert "has no timezone" in msg and "project_id must be a project's numeric id" in msg
     assert "batch_exports[1] (no name or id given): one of name or id is required" in msg
     assert "batch_exports[2] and batch_exports[3] name the same object" in msg
 

@@ -70,11 +70,11 @@ def test_an_install_landing_in_another_family_fails_saying_what_was_installed(se
 # -------------------------------------------------------------------------- settings and absent
 def test_check_mode_predicts_the_settings(server, run_module):
     server.script((200, page(plugin())))
-    result = run(run_module, check=True, url=PLUGIN_URL, description="Ours", is_global=True)
+    result = run(run_module, check=True, name="Hello", description="Ours", is_global=True)
     assert result["changed"] is True and run_module.calls == [LIST]
     assert result["plugin"]["description"] == "Ours" and result["plugin"]["is_global"] is True
-    assert result["diff"] == {"before": {"url": PLUGIN_URL, "description": "", "is_global": False},
-                              "after": {"url": PLUGIN_URL, "description": "Ours", "is_global": True}}
+    assert result["diff"] == {"before": {"name": "Hello", "description": "", "is_global": False},
+                              "after": {"name": "Hello", "description": "Ours", "is_global": True}}
 
 
 @pytest.mark.parametrize("args", [dict(url=PLUGIN_URL + "/?private_token=t", description=""),
