@@ -173,6 +173,13 @@ class ModuleRun:
         from unittest import mock
         from ansible.module_utils import basic
 
+        recorded = []
+
+        def warn(self, warning, **kwargs):
+            # module.warn() straight into the result: once the inventory tests have imported the
+            # controller, ansible's warnings module sends warnings to Display instead of its list
+            recorded.append(warning)
+
         full = dict(host=self.server.url, api_key="phx_unit_test_key", retries=2)
         full.update(args)
         full["_ansible_check_mode"] = check
@@ -193,13 +200,6 @@ class ModuleRun:
         def fail_json(self, msg, **result):
             result["msg"] = msg
             raise ModuleExit(warned(result), True)
-
-        recorded = []
-
-        def warn(self, warning, **kwargs):
-            # module.warn() straight into the result: once the inventory tests have imported the
-            # controller, ansible's warnings module sends warnings to Display instead of its list
-            recorded.append(warning)
 
         from ansible_collections.posthog.admin.plugins.module_utils import _client
 
