@@ -173,6 +173,13 @@ class ModuleRun:
         from unittest import mock
         from ansible.module_utils import basic
 
+        recorded = []
+
+        def warn(self, warning, **kwargs):
+            # module.warn() straight into the result: once the inventory tests have imported the
+            # controller, ansible's warnings module sends warnings to Display instead of its list
+            recorded.append(warning)
+
         full = dict(host=self.server.url, api_key="phx_unit_test_key", retries=2)
         full.update(args)
         full["_ansible_check_mode"] = check
@@ -199,12 +206,25 @@ class ModuleRun:
         # retries happen at once: the backoff is the client's own business (test_client.py)
         with _module_args(full), mock.patch.object(basic.AnsibleModule, "exit_json", exit_json), \
                 mock.patch.object(basic.AnsibleModule, "fail_json", fail_json), \
+                mock.patch.object(basic.AnsibleModule, "warn", warn), \
                 mock.patch.object(_client, "backoff_delay", lambda attempt: 0.0):
             with pytest.raises(ModuleExit) as info:
                 module.main()
         result = dict(info.value.result)
         result["failed"] = info.value.failed
+        result["warnings"] = recorded + result["warnings"]
         return result
+
+    def refuses(self, module, args):
+        """Run a task that must fail before any request; its message."""
+        result = self(module, args)
+        assert result["failed"] and self.server.requests == [], (result, self.calls)
+        return result["msg"]
+
+    @property
+    def methods(self):
+        """``["GET", "POST", ...]`` of the requests made so far."""
+        return [r["method"] for r in self.server.requests]
 
     @property
     def calls(self):
@@ -233,3 +253,19 @@ def other_server():
     srv = ScriptedServer()
     yield srv
     srv.stop()
+
+
+class Clock:
+    """A fake monotonic clock that sleeping moves forward: ``clock()`` is the time, ``clock.sleep(s)``
+    records ``s`` in ``clock.sleeps``."""
+
+    def __init__(self, now=100.0):
+        self.now = now
+        self.sleeps = []
+
+    def __call__(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.sleeps.append(seconds)
+        self.now += seconds

@@ -7,21 +7,11 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import json
-
 import pytest
 
 from ansible_collections.posthog.admin.plugins.module_utils import _people as people
-from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogClient, PostHogError
-
-
-def member(email, level=1, uuid=None):
-    return {"id": "m-" + email, "level": level, "user": {"email": email, "uuid": uuid or "u-" + email}}
-
-
-def invite(email, level=1, expired=False, created="2026-01-01T00:00:00Z", invite_id=None):
-    return {"id": invite_id or "i-" + email + created, "target_email": email, "level": level,
-            "is_expired": expired, "created_at": created}
+from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
+from ansible_collections.posthog.admin.tests.unit.objects import invite, member
 
 
 def wanted(*entries, **kwargs):
@@ -149,17 +139,32 @@ def test_invite_and_revoke_refusals():
     assert people.revoke_refusal(1) == people.MSG_LEVEL_INSUFFICIENT and people.revoke_refusal(8) is None
 
 
-def test_explain_adds_context_once_and_advice():
-    exc = PostHogError("PATCH /x failed: You can't change your own access level.", detail=people.MSG_OWN_LEVEL)
-    people.explain(exc, "changing bob")
-    assert exc.message.startswith("changing bob: PATCH")
-    assert "another admin or owner must do it" in exc.message
-    people.explain(exc, "changing bob")
-    assert exc.message.count("changing bob") == 1 and exc.message.count("another admin") == 1
-    generic = PostHogError("POST /x failed: %s %s" % (people.MSG_HIGHER_INVITE, people.GENERIC_403_HINT),
-                           detail=people.MSG_HIGHER_INVITE)
-    people.explain(generic, "")
-    assert people.GENERIC_403_HINT not in generic.message and "higher level" in generic.message
+def test_explain_swaps_the_generic_hint_for_advice_once():
+    hint = "Ask an owner of the organization to raise your membership level."
+    exc = PostHogError("changing bob: PATCH /x failed with HTTP 403: %s %s" % (people.MSG_OWN_LEVEL, hint),
+                       status=403, detail=people.MSG_OWN_LEVEL)
+    exc.hint = hint
+    assert people.explain(exc) is exc
+    assert exc.message == ("changing bob: PATCH /x failed with HTTP 403: %s PostHog never lets anyone change their "
+                           "own level; another admin or owner must do it." % people.MSG_OWN_LEVEL)
+    people.explain(exc)
+    assert exc.message.count("another admin or owner") == 1 and str(exc) == exc.message
+
+
+def test_explain_leaves_other_errors_alone():
+    exc = PostHogError("GET /x failed with HTTP 500", status=500, detail="boom")
+    assert people.explain(exc).message == "GET /x failed with HTTP 500"
+
+
+@pytest.mark.parametrize("me, expected", [
+    ({"uuid": "U-1", "email": "other@x.com"}, "ann@x.com"),      # the uuid wins over the email
+    ({"uuid": None, "email": " Ann@X.com "}, "ann@x.com"),
+    ({"uuid": "nobody", "email": None}, None),
+    ("not an object", None),
+])
+def test_caller_key(me, expected):
+    members = [member("Ann@x.com", 8, uuid_="u-1"), member("bob@x.com")]
+    assert people.caller_key(me, members) == expected
 
 
 # ------------------------------------------------------------------------------------ invites
@@ -277,52 +282,3 @@ def test_hundred_people_plan_in_five_chunks():
     plan = people.plan_roster(hundred, [member("me@x.com", 15)], [])
     assert len(plan["invite"]) == 100
     assert [len(c) for c in people.chunks(plan["invite"])] == [20] * 5
-
-
-# ------------------------------------------------------------------------------- send_invites
-class TaskStub:
-    def __init__(self, server):
-        self.client = PostHogClient(host=server.url, api_key="phx_k", sleep=lambda s: None)
-
-    def org_path(self, *parts):
-        tail = "/".join(str(p) for p in parts if p)
-        return "/api/organizations/org/%s/" % tail
-
-
-def test_send_invites_single_uses_create_and_many_use_bulk_chunks(server):
-    ph = TaskStub(server)
-    server.script((201, invite("a@x.com")))
-    assert people.send_invites(ph, [{"target_email": "a@x.com", "level": 1}])[0]["target_email"] == "a@x.com"
-    assert server.requests[-1]["path"] == "/api/organizations/org/invites/"
-    payloads = [{"target_email": "p%d@x.com" % i, "level": 1} for i in range(25)]
-    server.script((200, [invite(p["target_email"]) for p in payloads[:20]]),
-                  (201, [invite(p["target_email"]) for p in payloads[20:]]))
-    created = people.send_invites(ph, payloads)
-    assert len(created) == 25
-    bulk = server.requests[-2:]
-    assert [r["path"] for r in bulk] == ["/api/organizations/org/invites/bulk/"] * 2
-    assert [len(json.loads(r["body"])) for r in bulk] == [20, 5]
-
-
-def test_send_invites_reports_what_earlier_chunks_created(server):
-    ph = TaskStub(server)
-    payloads = [{"target_email": "p%d@x.com" % i, "level": 8} for i in range(21)]
-    server.script((201, [invite(p["target_email"], 8) for p in payloads[:20]]),
-                  (403, {"type": "authentication_error", "code": "permission_denied",
-                         "detail": people.MSG_HIGHER_INVITE, "attr": None}))
-    with pytest.raises(PostHogError) as info:
-        people.send_invites(ph, payloads)
-    assert len(info.value.sent) == 20
-    assert "inviting p20@x.com" in info.value.message
-    assert "use the API key of someone with a higher level" in info.value.message
-
-
-def test_send_invites_recovers_after_an_ambiguous_failure(server):
-    ph = TaskStub(server)
-    payloads = [{"target_email": "a@x.com", "level": 1}, {"target_email": "b@x.com", "level": 1}]
-    listing = {"count": 2, "next": None, "previous": None,
-               "results": [invite("b@x.com"), invite("a@x.com")]}
-    server.script((502, {"detail": "bad gateway"}), (200, listing))
-    created = people.send_invites(ph, payloads)
-    assert [c["target_email"] for c in created] == ["a@x.com", "b@x.com"]
-    assert [r["method"] for r in server.requests] == ["POST", "GET"]

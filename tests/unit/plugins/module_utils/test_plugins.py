@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026, posthog.admin contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Pipeline plugin rules: families, URLs, answer shapes and source-file changes."""
+"""Pipeline plugin rules: families, URLs, answer shapes and source-file changes. Look-ups, installs
+and upgrades (with their lost answers) run through the modules: test_pipeline_plugin*.py."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -9,18 +10,15 @@ __metaclass__ = type
 
 import pytest
 
-from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogClient
 from ansible_collections.posthog.admin.plugins.module_utils._plugins import (
     DEFAULT_CAPABILITIES,
     apply_source_changes,
     family_of,
-    find_plugins,
     is_file_map,
     normalize_url,
     plugin_json_of,
     source_file_changes,
     unwrap_plugin,
-    upgrade_recover,
 )
 
 
@@ -94,42 +92,3 @@ def test_plugin_json_of():
         plugin_json_of({"plugin.json": "{nope"})
     with pytest.raises(ValueError, match="JSON object"):
         plugin_json_of({"plugin.json": "[1]"})
-
-
-def test_find_plugins_by_url_and_name(server):
-    page = {"count": 3, "next": None, "previous": None, "results": [
-        {"id": 1, "name": "A", "url": "https://github.com/a/b"},
-        {"id": 2, "name": "B", "url": None},
-        {"id": 3, "name": "A", "url": "https://github.com/a/c"},
-    ]}
-    client = PostHogClient(host=server.url, api_key="phx_test", retries=0)
-    path = "/api/organizations/@current/pipeline_destinations/"
-    server.queue.append((200, page, {}))
-    assert [p["id"] for p in find_plugins(client, path, url="https://github.com/a/b/?private_token=t")] == [1]
-    server.queue.append((200, page, {}))
-    assert [p["id"] for p in find_plugins(client, path, name="A")] == [1, 3]
-    not_found = {"type": "invalid_request", "code": "not_found", "detail": "Not found.", "attr": None}
-    server.queue.append((404, not_found, {}))
-    assert find_plugins(client, path, plugin_id=9) == []
-    assert server.requests[-1]["path"] == path + "9/"
-    assert server.requests[0]["path"].endswith("limit=500")
-
-
-PLUGIN = "/api/organizations/@current/pipeline_destinations/7/"
-
-
-def test_upgrade_with_lost_answer_returns_the_upgraded_plugin(server):
-    server.script((502, "bad gateway"), (200, {"id": 7, "tag": "v2"}))
-    client = PostHogClient(host=server.url, api_key="phx_k", retries=3, sleep=lambda seconds: None)
-    answer = client.post(PLUGIN + "upgrade/", {}, recover=upgrade_recover(client, PLUGIN, "v2"))
-    assert answer == {"id": 7, "tag": "v2"}
-    assert [r["method"] for r in server.requests] == ["POST", "GET"]
-
-
-def test_upgrade_that_did_not_happen_is_asked_again(server):
-    server.script((500, {"detail": "A server error occurred."}), (200, {"id": 7, "tag": "v1"}),
-                  (200, {"id": 7, "tag": "v2"}))
-    client = PostHogClient(host=server.url, api_key="phx_k", retries=3, sleep=lambda seconds: None)
-    answer = client.post(PLUGIN + "upgrade/", {}, recover=upgrade_recover(client, PLUGIN, "v2"))
-    assert answer == {"id": 7, "tag": "v2"}
-    assert [r["method"] for r in server.requests] == ["POST", "GET", "POST"]

@@ -81,21 +81,22 @@ def test_result_returns_a_list_diff_in_list_mode():
     assert result.as_dict(diff_mode=True)["diff"] == []
 
 
-class _Written(Result):
-    def __init__(self, obj, actions):
-        super(_Written, self).__init__("thing", obj)
-        self.actions = actions
-        self.written = True
+def written(obj, actions):
+    """The Result of an item that wrote ``obj`` through ``actions``."""
+    result = Result("thing", obj)
+    result.actions = actions
+    result.written = True
+    return result
 
 
 def test_listing_follows_what_items_returned():
     listing = Listing()
     listing._objects = [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]
-    listing.follow(None, _Written({"id": 3, "name": "c"}, ["created"]))
-    listing.follow({"id": 1}, _Written({"id": 1, "name": "A"}, ["updated"]))
-    listing.follow({"id": 2}, _Written({}, ["deleted"]))
+    listing.follow(None, written({"id": 3, "name": "c"}, ["created"]))
+    listing.follow({"id": 1}, written({"id": 1, "name": "A"}, ["updated"]))
+    listing.follow({"id": 2}, written({}, ["deleted"]))
     assert listing._objects == [{"id": 1, "name": "A"}, {"id": 3, "name": "c"}]
-    listing.follow({"id": 1}, _Written({"paused": True}, ["paused"]))  # no object: read again
+    listing.follow({"id": 1}, written({"paused": True}, ["paused"]))  # no object: read again
     assert listing._objects is None
 
 

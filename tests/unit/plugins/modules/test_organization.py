@@ -1,13 +1,13 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026, posthog.admin contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""posthog.admin.organization and organization_info through main()."""
+"""posthog.admin.organization through main()."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.posthog.admin.plugins.modules import organization, organization_info
+from ansible_collections.posthog.admin.plugins.modules import organization
 from ansible_collections.posthog.admin.tests.unit.conftest import page
 
 ACME = {"id": "0190a3f4-7b1e-7c3a-9d2f-1a2b3c4d5e6f", "name": "Acme", "slug": "acme", "enforce_2fa": False}
@@ -80,9 +80,3 @@ def test_blank_name_fails_without_a_request(server, run_module):
     result = run_module(organization, dict(name="  "))
     assert result["failed"] and "1 to 64 characters" in result["msg"]
     assert server.requests == []
-
-
-def test_info_filters_by_slug(server, run_module):
-    server.script((200, page(ACME, dict(ACME, id="x", slug="other"))))
-    result = run_module(organization_info, dict(slug="acme"))
-    assert result["changed"] is False and [o["id"] for o in result["organizations"]] == [ACME["id"]]

@@ -1,7 +1,9 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026, posthog.admin contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Batch export helpers: destination keys and secrets, the config argument spec, timestamps."""
+"""Batch export helpers: destination keys and secrets, the config argument spec, timestamps. The
+resource (pause, backfill and their lost answers) runs through the modules: test_batch_export*.py
+in tests/unit/plugins/modules."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -16,8 +18,6 @@ from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible_collections.posthog.admin.plugins.module_utils._batch_export import (
     DESTINATION_TYPES,
     all_secret_keys,
-    backfill_ids,
-    backfill_recover,
     check_config_keys,
     check_timestamp,
     config_argument_spec,
@@ -28,11 +28,9 @@ from ansible_collections.posthog.admin.plugins.module_utils._batch_export import
     normalize_config_value,
     normalize_query,
     parse_timestamp,
-    pause_recover,
     same_instant,
     split_config,
 )
-from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogClient
 
 
 def test_every_secret_key_is_no_log_and_nothing_else_is():
@@ -130,66 +128,3 @@ def test_queries():
     assert current_query({"hogql_query": "SELECT 1 FROM events", "schema": None}) == "SELECT 1 FROM events"
     assert current_query({"schema": {"hogql_query": "SELECT 2 FROM events"}}) == "SELECT 2 FROM events"
     assert current_query({"schema": None}) is None
-
-
-# ------------------------------------------------------------------ ambiguous POST failures
-EXPORT = "/api/projects/1/batch_exports/e1/"
-
-
-def client_for(server):
-    return PostHogClient(host=server.url, api_key="phx_k", retries=3, sleep=lambda seconds: None)
-
-
-def test_pause_with_lost_answer_returns_the_paused_export_without_asking_again(server):
-    server.script((502, "bad gateway"), (200, {"id": "e1", "paused": True}))
-    client = client_for(server)
-    answer = client.post(EXPORT + "pause/", {}, recover=pause_recover(client, EXPORT, True))
-    assert answer == {"id": "e1", "paused": True}
-    assert [(r["method"], r["path"]) for r in server.requests] == [("POST", EXPORT + "pause/"), ("GET", EXPORT)]
-
-
-def test_pause_that_did_not_happen_is_asked_again(server):
-    server.script((500, {"detail": "A server error occurred."}), (200, {"id": "e1", "paused": True}),
-                  (200, {"paused": False}))
-    client = client_for(server)
-    answer = client.post(EXPORT + "unpause/", {}, recover=pause_recover(client, EXPORT, False))
-    assert answer == {"paused": False}
-    assert [r["method"] for r in server.requests] == ["POST", "GET", "POST"]
-
-
-def backfill(backfill_id, start, end):
-    return {"id": backfill_id, "start_at": start, "end_at": end, "status": "Starting"}
-
-
-def test_backfill_ids_of_the_newest_page_or_none_without_a_list(server):
-    server.script((200, {"next": None, "previous": None, "results": [backfill("b1", None, None)]}),
-                  (404, {"type": "invalid_request", "code": "not_found", "detail": "Not found.", "attr": None}))
-    client = client_for(server)
-    assert backfill_ids(client, EXPORT + "backfills/") == {"b1"}
-    assert backfill_ids(client, EXPORT + "backfills/") is None
-
-
-def test_backfill_with_lost_answer_is_found_not_requested_twice(server):
-    start, end = "2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z"
-    # b1: the same window, requested by an earlier run; b2: the one this request made.
-    earlier = backfill("b1", "2026-01-01T00:00:00+00:00", "2026-01-02T00:00:00+00:00")
-    made = backfill("b2", "2026-01-01T00:00:00+00:00", "2026-01-02T00:00:00+00:00")
-    server.script((502, "bad gateway"), (200, {"next": None, "previous": None, "results": [made, earlier]}))
-    client = client_for(server)
-    recover = backfill_recover(client, EXPORT + "backfills/", start, end, before={"b1"})
-    assert client.post(EXPORT + "backfill/", {"start_at": start, "end_at": end}, recover=recover) == made
-    assert [r["method"] for r in server.requests] == ["POST", "GET"]
-
-
-def test_backfill_that_did_not_arrive_is_requested_again(server):
-    start, end = "2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z"
-    earlier = backfill("b1", "2026-01-01T00:00:00+00:00", "2026-01-02T00:00:00+00:00")
-    other = backfill("b3", "2026-02-01T00:00:00+00:00", "2026-02-02T00:00:00+00:00")
-    server.script((503, {"detail": "Service temporarily unavailable."}),
-                  (200, {"next": None, "previous": None, "results": [other, earlier]}),
-                  (200, {"backfill_id": "e1-Backfill"}))
-    client = client_for(server)
-    recover = backfill_recover(client, EXPORT + "backfills/", start, end, before={"b1"})
-    assert client.post(EXPORT + "backfill/", {"start_at": start, "end_at": end}, recover=recover) == {
-        "backfill_id": "e1-Backfill"}
-    assert [r["method"] for r in server.requests] == ["POST", "GET", "POST"]
