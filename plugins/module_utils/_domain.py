@@ -245,6 +245,10 @@ class Domain(Resource):
     # -------------------------------------------------------------- checking
     def guard(self, current):
         if self.params.get("state") == "absent":
+            name = self.params.get("domain")
+            if current is not None and self.params.get("id") and name is not None and current.get("domain") != name:
+                raise Failure("%s: the domain with id %s is %r; refusing to delete it: fix the id or the domain"
+                              % (self.identity(), self.params["id"], current.get("domain")))
             return
         self.check_saml_supported(current)
         if not self.verifying and (current is None or not current.get("is_verified")):
@@ -312,6 +316,10 @@ class Domain(Resource):
         obj = self.client.get_or_none(self.detail_path(current["id"]), context="reading %s" % self.identity())
         return obj if obj and obj.get("is_verified") else None
 
+    def subject(self, created):
+        """The subject of a verify failure: "domain 'x'", or "Created domain 'x'; it" right after creating it."""
+        return "Created %s; it" % self.identity() if created else self.identity()
+
     def verify_once(self, current, created):
         path = self.detail_path(current["id"]) + "verify/"
         try:
@@ -323,12 +331,11 @@ class Domain(Resource):
             if exc.refuses_api_keys:
                 record = verification_record(current)
                 exc.reword(
-                    "%s%s is not verified, and PostHog does not let a personal API key verify a domain (%s: "
+                    "%s is not verified, and PostHog does not let a personal API key verify a domain (%s: "
                     "%s). Only a logged-in admin can, in the PostHog web app (%s, Verify). Publish the DNS TXT "
                     "record %s with the value %s, have an admin press Verify, then run this task again: once "
                     "the domain is verified, state=verified and the SSO settings work with an API key."
-                    % ("Created %s; it " % self.identity() if created else "", self.identity(),
-                       "POST %s answered HTTP 403" % exc.path, exc.detail, WEB_APP_PLACE,
+                    % (self.subject(created), "POST %s answered HTTP 403" % exc.path, exc.detail, WEB_APP_PLACE,
                        record["name"], record["value"]))
                 raise Failure.of(exc, domain=self.shape(current), verification=record)
             raise
@@ -349,10 +356,9 @@ class Domain(Resource):
             why = "PostHog did not find the record after %d attempt%s in %.0f s" % (
                 attempts, "" if attempts == 1 else "s", seconds)
         raise Failure(
-            "%s%s is not verified: %s. Publish the DNS TXT record %s with the value %s (with any DNS module), "
+            "%s is not verified: %s. Publish the DNS TXT record %s with the value %s (with any DNS module), "
             "let it propagate, and run again with state=verified (raise verify_timeout to wait longer)."
-            % ("Created %s; it " % self.identity() if created else "", self.identity(), why,
-               record["name"], record["value"]),
+            % (self.subject(created), why, record["name"], record["value"]),
             domain=self.shape(obj), verification=record)
 
 

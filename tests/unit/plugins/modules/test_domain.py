@@ -110,9 +110,7 @@ def test_sso_on_a_new_domain_says_to_verify_it_first(server, run_module):
 
 @pytest.mark.parametrize("state", [
     "verified",
-    pytest.param("absent", marks=pytest.mark.xfail(strict=True, reason=(
-        "Domain.guard returns early for state=absent, so id=d1 with domain=other.com deletes example.com; "
-        "the docs say 'With id, a different domain fails'"))),
+    "absent",
 ])
 def test_an_id_with_another_domain_name_fails(server, run_module, state):
     server.script((200, verified()), (204, None))
@@ -164,8 +162,6 @@ def test_a_new_domain_is_verified_once_and_the_failure_says_it_was_created(serve
     assert run_module.calls == [LIST, "POST " + DOMAINS, VERIFY] and clock.sleeps == []
 
 
-@pytest.mark.xfail(strict=True, reason="_domain.Domain.verify/verify_once put the identity twice after 'Created ...; it': "
-                                       "\"Created domain 'example.com'; it domain 'example.com' is not verified\"")
 @pytest.mark.parametrize("answer", [(200, domain_obj()),
                                     (403, refusal("This action does not support Personal API Key access"))])
 def test_the_failure_after_creating_reads_as_a_sentence(server, run_module, clock, answer):
