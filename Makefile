@@ -33,7 +33,8 @@ venv: $(BIN)/.stamp
 collection: venv
 	rm -rf $(COLL) && mkdir -p $(COLL)
 	tar -c --exclude='./.venv*' --exclude='./build*' --exclude=./.git --exclude=./emulator --exclude=./bench \
-	    --exclude=./demo/.state --exclude='__pycache__' --exclude=./tests/output --exclude=./.pytest_cache . \
+	    --exclude=./demo/.state --exclude='__pycache__' --exclude=./tests/output --exclude=./.pytest_cache \
+	    --exclude=./.ansible --exclude=./.cache . \
 	  | tar -x -C $(COLL)
 	cd $(COLL) && git init -q . && git add -A >/dev/null   # ansible-test lists files through git
 
