@@ -112,6 +112,13 @@ class Task:
         self.cache = {}
         self._organization_id = None
         self.missing_parent = None  # check mode: what does not exist yet (an earlier task would create it)
+        self.secrets = set()
+
+    def add_secrets(self, values):
+        """Secrets found inside an option (a document): masked by the client and in the module's output."""
+        values = set(v for v in values if v)
+        self.secrets.update(values)
+        self.client.add_secrets(values)
 
     def warn(self, message):
         if message not in self.warnings:
@@ -258,6 +265,7 @@ def _task(module):
 
 
 def _finish(module, task, result=None, failure=None):
+    module.no_log_values.update(task.secrets)
     for line in task.client.notes:
         module.warn(line)
     for line in task.client.retry_log:
@@ -333,15 +341,21 @@ def run_module(resource, argument_spec, **kwargs):
 
 def run_info(argument_spec, read, **kwargs):
     """The whole ``main()`` of an info module: ``read(task, params)`` returns the result dict."""
+    run_task(argument_spec, read, **kwargs)
+
+
+def run_task(argument_spec, work, **kwargs):
+    """The whole ``main()`` of a module whose work is not one resource (an info module, a whole
+    document): ``work(task, params)`` returns the result dict (``changed`` defaults to false)."""
     module = _ansible_module(argument_spec, kwargs)
     task = _task(module)
 
-    def work():
+    def run():
         result = dict(changed=False)
-        result.update(read(task, module.params))
+        result.update(work(task, module.params))
         return result
 
-    _guarded(module, task, work)
+    _guarded(module, task, run)
 
 
 def list_or_get(task, path, obj_id=None, params=None, what="objects", filters=None):

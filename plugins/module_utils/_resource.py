@@ -90,6 +90,7 @@ class Failure(Exception):
         super(Failure, self).__init__(msg)
         self.msg = msg
         self.extra = extra
+        self.missing = False  # set when the object does not exist and cannot be created
 
     @classmethod
     def of(cls, error, **extra):
@@ -446,7 +447,9 @@ class Resource:
         if created:
             why = self.missing()
             if why:
-                raise Failure(why)
+                failure = Failure(why)
+                failure.missing = True  # the object does not exist and cannot be created (a caller may skip it)
+                raise failure
             self._create(result, desired)
         else:
             frozen = sorted(set(self.changes(current, desired)) & set(self.frozen))
@@ -496,6 +499,8 @@ class Listing:
         self.reads = 0
 
     def objects(self, resource):
+        if getattr(resource.task, "missing_parent", None):
+            return []  # check mode: the parent would be created by an earlier task, so it holds nothing
         if self._objects is None:
             self._objects = [obj for obj in resource.candidates(None, None) if resource.manageable(obj)]
             self.reads += 1

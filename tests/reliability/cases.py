@@ -850,12 +850,86 @@ EVENT_DEFINITION_INFO = ModuleCase(
 )
 
 
+# ------------------------------------------------------------------------ organization_state
+STATE_ORG = "State Org"
+STATE_SECRET = "reliability-state-s3-secret-0004"
+STATE_DOCUMENT = {
+    "name": STATE_ORG,
+    "settings": {"enforce_2fa": True},
+    "domains": [{"domain": "state.reliability.example"}],
+    "roster": {"people": [{"email": "ops@state.reliability.example", "level": "admin"},
+                          {"email": "dev@state.reliability.example"}]},
+    "batch_exports": [
+        {"name": "State to S3", "interval": "hour",
+         "destination": {"type": "S3", "config": {"bucket_name": "state", "region": "eu-west-1", "prefix": "e/",
+                                                  "aws_access_key_id": S3_KEY_ID,
+                                                  "aws_secret_access_key": STATE_SECRET}}},
+        {"name": "State paused", "interval": "day", "state": "paused", "destination": {"type": "NoOp"}},
+    ],
+}
+
+
+def verify_organization_state(api, results):
+    named = [o for o in api.list_all("/api/organizations/") if o["name"] == STATE_ORG]
+    assert len(named) == 1, "expected one organization named %r, found %d" % (STATE_ORG, len(named))
+    org = "/api/organizations/%s" % named[0]["id"]
+    assert named[0]["enforce_2fa"] is True
+    assert_once(by_key(api.list_all(org + "/domains/"), lambda d: d["domain"]), ["state.reliability.example"], "domain")
+    invites = by_key(api.list_all(org + "/invites/"), lambda i: i["target_email"])
+    assert_once(invites, ["ops@state.reliability.example", "dev@state.reliability.example"], "invite")
+    exports = by_key(api.list_all(org + "/batch_exports/"), lambda e: e["name"])
+    assert_once(exports, ["State to S3", "State paused"], "batch export")
+    assert exports["State paused"][0]["paused"] is True
+    s3 = stored_export(api, exports["State to S3"][0]["id"])
+    assert s3["destination"]["config"]["aws_secret_access_key"] == STATE_SECRET
+    assert results["r0"]["organization"]["id"] == named[0]["id"]
+
+
+ORGANIZATION_STATE = ModuleCase(
+    module="posthog.admin.organization_state",
+    converge=[{"definition": STATE_DOCUMENT}],
+    verify=verify_organization_state,
+    create_path=r"/api/organizations/?$",
+    secrets=(S3_KEY_ID, STATE_SECRET),
+    bad_input=[
+        BadInput({"definition": {"name": STATE_ORG, "domains": [{"domain": "a@b.example"}]}},
+                 r"domains\[0\] \(domain 'a@b.example'\): domain 'a@b.example' looks like an e-mail", "bad domain"),
+        BadInput({"definition": {"name": STATE_ORG, "batch_exports": [{"name": "x", "interval": "fortnightly"}]}},
+                 r"batch_exports\[0\] .*interval must be one of", "bad interval"),
+        BadInput({"definition": {"settings": {"enforce_2fa": True}}}, r"definition needs the organization's name or id",
+                 "no name"),
+        BadInput({"definition": {"name": STATE_ORG, "roster": {"people": [{"email": "a@b.example", "level": "boss"}]}}},
+                 r"roster: value of level must be one of", "bad level"),
+        BadInput({"definition": {"name": STATE_ORG, "colour": "blue"}}, r"unknown key\(s\) colour", "unknown key"),
+    ],
+)
+
+
+def verify_organization_state_info(api, results):
+    definition = results["r0"]["definition"]
+    assert definition["name"] == "Emulator Org"
+    assert [p["email"] for p in definition["roster"]["people"]] == sorted(
+        m["user"]["email"] for m in api.list_all(ORG + "/members/"))
+
+
+ORGANIZATION_STATE_INFO = ModuleCase(
+    module="posthog.admin.organization_state_info",
+    converge=[{}],
+    verify=verify_organization_state_info,
+    bad_input=[
+        BadInput({"organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
+        BadInput({"dest": "/nonexistent-dir/x.yml"}, r"dest /nonexistent-dir/x.yml: the directory /nonexistent-dir "
+                 r"does not exist", "dest in a missing directory"),
+    ],
+)
+
+
 # The TLS test runs every first task in this order on one server. The roster purges everyone
 # unlisted: it comes after the other people modules. Creating an organization makes it the key's
 # current one (as in PostHog): organization comes last, after every module that uses @current.
 MODULES = [DOMAIN, DOMAINS, DOMAIN_INFO, INVITE, INVITE_INFO, MEMBER, MEMBER_INFO, ROSTER, BATCH_EXPORT, BATCH_EXPORT_INFO,
            BATCH_EXPORT_BACKFILL, PIPELINE_PLUGIN, PIPELINE_PLUGIN_INFO, EVENT_DEFINITION, EVENT_DEFINITION_INFO,
-           ORGANIZATION_INFO, ORGANIZATION]
+           ORGANIZATION_STATE_INFO, ORGANIZATION_INFO, ORGANIZATION, ORGANIZATION_STATE]
 
 
 # --------------------------------------------------------------------------- inventory plugin

@@ -58,8 +58,8 @@ def test_settings_problems():
 
 
 def test_verification_record_and_shape():
-    assert verification_record(domain()) == dict(record_type="TXT", name="_posthog-challenge.example.com",
-                                                     value=CHALLENGE)
+    assert verification_record(domain()) == dict(
+        record_type="TXT", name="_posthog-challenge.example.com", value=CHALLENGE)
     assert verification_record({"domain": "new.example.com"})["value"] is None
     shaped = with_verification(domain())
     assert shaped["verification"]["name"] == "_posthog-challenge.example.com"

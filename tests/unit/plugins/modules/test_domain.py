@@ -236,5 +236,5 @@ def test_a_list_reads_the_domains_once_and_verifies_one(server, run_module, cloc
     assert result["changed"] is True and not result["failed"]
     assert run_module.calls == [LIST, VERIFY, "POST " + DOMAINS]
     assert [d["id"] for d in result["domains"]] == ["d1", "d2", "d3"]
-    assert [d["before_header"] for d in result["diff"]] == ["domains[0] (domain 'example.com')",
-                                                           "domains[2] (domain 'new.com')"]
+    assert [d["before_header"] for d in result["diff"]] == [
+        "domains[0] (domain 'example.com')", "domains[2] (domain 'new.com')"]

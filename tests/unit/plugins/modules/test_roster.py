@@ -34,8 +34,10 @@ def me(email="me@x.com"):
     return dict(uuid=user_uuid(email), email=email)
 
 
-def script(server, members=TEAM, invites=(STRANGER,), caller=None, *writes):
-    server.script((200, page(*members)), (200, page(*invites)), *(([(200, caller)] if caller is not None else []) + list(writes)))
+def script(server, members=None, invites=(STRANGER,), caller=None, *writes):
+    members = TEAM if members is None else members
+    reads = [(200, page(*members)), (200, page(*invites))] + ([(200, caller)] if caller is not None else [])
+    server.script(*(reads + list(writes)))
 
 
 def test_invites_the_missing_and_re_levels_members(server, run_module):
@@ -89,9 +91,8 @@ def test_purge_owners_lowers_an_owner_before_removing_them(server, run_module):
 def test_what_posthog_would_refuse_fails_before_the_first_write(server, run_module):
     admin = member("bob@x.com", 8)
     script(server, [admin, member("owner2@x.com", 15)], [], me("bob@x.com"))
-    result = run_module(roster, dict(people=[dict(email="bob@x.com", level="admin"), dict(email="new@x.com",
-                                                                                         level="owner")],
-                                     purge=True, purge_owners=True))
+    people = [dict(email="bob@x.com", level="admin"), dict(email="new@x.com", level="owner")]
+    result = run_module(roster, dict(people=people, purge=True, purge_owners=True))
     assert result["failed"] and "the API key acts as bob@x.com, level admin" in result["msg"]
     assert result["refusals"] == ["new@x.com: You cannot invite a user with a higher permission level than your own.",
                                   "owner2@x.com: " + MSG_EDIT_LEVEL]

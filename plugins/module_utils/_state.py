@@ -1,0 +1,558 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Private to the posthog.admin collection: not a public API, may change without notice.
+
+"""A whole organization as one document: converge it (organization_state) and export it
+(organization_state_info).
+
+The document is the ``organization_as_code`` role's variable: ``name``/``id``/``state``,
+``project_id``, ``settings`` and one key per section (``domains``, ``roster``, ``batch_exports``,
+``plugins``, ``event_definitions``). Each section is described once, in :data:`SECTIONS`: which
+resource converges its items, which module's options an item takes, how PostHog's objects are
+exported back into items, and whether ``prune`` may remove what the document does not list.
+Converging goes through each resource's own engine in one process: every item is checked before any
+request, each collection is read once (one :class:`~._resource.Listing` per collection), and only
+what differs is written.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import copy
+
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
+
+from ansible_collections.posthog.admin.plugins.module_utils import _batch_export, _domain, _event_definition
+from ansible_collections.posthog.admin.plugins.module_utils import _organization, _people, _plugins
+from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
+from ansible_collections.posthog.admin.plugins.module_utils._module import Task
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Listing, Result
+
+DOCUMENT_KEYS = ("name", "id", "state", "project_id", "settings")
+
+
+def _options(spec, names, **changes):
+    """The named options of a module's argument spec, with ``changes`` ({name: {key: value}})."""
+    options = dict((name, copy.deepcopy(spec[name])) for name in names if name in spec)
+    for name, change in changes.items():
+        options.setdefault(name, {}).update(change)
+    return options
+
+
+def _label(kind, item):
+    for key in ("domain", "name", "url", "email", "id"):
+        if isinstance(item, dict) and item.get(key) not in (None, ""):
+            return "%s %r" % (kind, item[key])
+    return kind
+
+
+class Section:
+    """One part of the document converged by one resource (or planner).
+
+    :param key: the document key (``batch_exports``).
+    :param resource: the Resource (a list of items) or Planner (one dict) converging it.
+    :param options: the argument spec of one item (the module's options an item takes).
+    :param kind: what an item is called in messages.
+    :param prunable: whether ``prune`` removes objects the section does not list.
+    :param required_one_of: like AnsibleModule's, for one item.
+    """
+
+    def __init__(self, key, resource, options, kind, prunable=True, required_one_of=None, many=True,
+                 skip_missing=False):
+        self.key = key
+        self.resource = resource
+        self.options = options
+        self.kind = kind
+        self.prunable = prunable
+        self.many = many
+        self.skip_missing = skip_missing  # a missing object is skipped with a warning, not a failure
+        self.validator = ArgumentSpecValidator(options, required_one_of=required_one_of)
+
+    def items(self, document):
+        value = document.get(self.key)
+        if value is None:
+            return None
+        return value if self.many else [value]
+
+    def validate(self, item, where):
+        """``(params, problems, secrets)``: the item checked as the module checks its options."""
+        if not isinstance(item, dict):
+            return None, ["%s must be a dictionary, got %r" % (where, item)], set()
+        result = self.validator.validate(copy.deepcopy(item))
+        problems = ["%s: %s" % (where, error) for error in result.errors.messages]
+        return result.validated_parameters, problems, set(result._no_log_values)
+
+
+SECTIONS = (
+    Section("domains", _domain.Domain, _options(
+        _domain.ARGUMENT_SPEC, _domain.ITEM_OPTIONS + ("verify_timeout", "verify_interval")), "domain",
+        required_one_of=[("domain", "id")]),
+    Section("roster", _people.Roster, _options(
+        _people.ROSTER_ARGUMENT_SPEC, ("people", "purge", "purge_owners", "resend_expired", "send_email",
+                                       "invite_message")), "roster", many=False),
+    Section("batch_exports", _batch_export.BatchExport, _options(
+        _batch_export.ARGUMENT_SPEC, _batch_export.ITEM_OPTIONS), "batch export",
+        required_one_of=[("name", "id")]),
+    Section("plugins", _plugins.PipelinePlugin, _options(
+        _plugins.ARGUMENT_SPEC, ("family",) + _plugins.ITEM_OPTIONS), "plugin",
+        required_one_of=[("id", "url", "name")]),
+    # Event definitions exist once PostHog ingests the event: the document documents them, a
+    # definition not ingested yet is skipped (with a warning), and prune never deletes one.
+    Section("event_definitions", _event_definition.EventDefinition, _options(
+        _event_definition.ARGUMENT_SPEC, _event_definition.ITEM_OPTIONS + ("project_id",),
+        project_id=dict(type="str")), "event definition", prunable=False, required_one_of=[("name", "id")],
+        skip_missing=True),
+)
+
+SETTINGS_VALIDATOR = ArgumentSpecValidator(_options(_organization.ARGUMENT_SPEC, _organization.SETTINGS))
+ORGANIZATION_VALIDATOR = ArgumentSpecValidator(dict(
+    name=dict(type="str"), id=dict(type="str"), project_id=dict(type="str"),
+    state=dict(type="str", default="present", choices=["present", "absent"]),
+    settings=dict(type="dict"),
+    **dict((section.key, dict(type="dict" if not section.many else "list")) for section in SECTIONS)))
+
+
+class SectionReport:
+    """What converging one section did, by action, in words a person reads in a drift report."""
+
+    PLANNED = ("invited", "updated", "removed", "revoked")  # a roster's Result says these in ``extra``
+
+    def __init__(self):
+        self.changed = False
+        self.done = {}
+
+    def add(self, action, label):
+        self.done.setdefault(action, []).append(label)
+
+    def record(self, label, result):
+        if not result.changed:
+            self.add("unchanged", label)
+            return
+        self.changed = True
+        planned = [(k, result.extra.get(k)) for k in self.PLANNED if result.extra.get(k)]
+        for action, people in planned:
+            for person in people:
+                self.add(action, person["email"] if isinstance(person, dict) else person)
+        for action in result.actions if not planned else ():
+            self.add(action, label)
+
+    def as_dict(self):
+        out = dict(changed=self.changed)
+        out.update(self.done)
+        return out
+
+
+class OrganizationState:
+    """Converges a document: the organization, then each section it has, in :data:`SECTIONS` order.
+
+    Not a Resource: it hands each part to the resource that owns it and collects their Results.
+    """
+
+    def __init__(self, task, definition, prune=False, prune_owners=False):
+        self.task = task
+        self.definition = definition
+        self.prune = prune
+        self.prune_owners = prune_owners
+        self.secrets = set()
+        self.plans = []  # (section, [(label, params)])
+
+    # ------------------------------------------------------------------ checking
+    def validate(self):
+        """Every problem in the document, found before any request (and its no_log values)."""
+        document = self.definition
+        if not isinstance(document, dict):
+            return ["definition must be a dictionary (the organization_as_code role's variable)"]
+        known = ORGANIZATION_VALIDATOR.argument_spec
+        result = ORGANIZATION_VALIDATOR.validate(dict((k, v) for k, v in document.items() if k in known))
+        problems = list(result.errors.messages)
+        unknown = sorted(set(document) - set(known))
+        if unknown:
+            problems.append("definition has unknown key(s) %s; it takes %s" % (", ".join(unknown), ", ".join(sorted(known))))
+        if not document.get("name") and not document.get("id"):
+            problems.append("definition needs the organization's name or id")
+        settings = document.get("settings")
+        if isinstance(settings, dict):
+            problems.extend("settings: %s" % e for e in SETTINGS_VALIDATOR.validate(copy.deepcopy(settings)).errors.messages)
+        for section in SECTIONS:
+            items = section.items(document)
+            if items is None or not isinstance(items, list):
+                continue
+            planned = []
+            for index, item in enumerate(items):
+                where = "%s[%d] (%s)" % (section.key, index, _label(section.kind, item)) if section.many else section.key
+                params, found, secrets = section.validate(item, where)
+                self.secrets.update(secrets)
+                if params is not None and not found:
+                    # the resource's own checks (a domain's name, a timestamp...), still without a request
+                    found = ["%s: %s" % (where, p) for p in
+                             section.resource(self.task, dict(self.task.params, **params)).problems()]
+                    planned.append((where, params))
+                problems.extend(found)
+            self.plans.append((section, planned))
+        return problems
+
+    # ------------------------------------------------------------------ converging
+    def organization_params(self):
+        document = self.definition
+        params = dict(self.task.params)
+        params.update(dict((k, None) for k in _organization.ARGUMENT_SPEC))
+        params.update(state=document.get("state") or "present", id=document.get("id"), name=document.get("name"))
+        params.update(dict((k, v) for k, v in (document.get("settings") or {}).items() if v is not None))
+        return params
+
+    def converge(self):
+        """The combined Result: ``changed``, one diff per changed object, and in ``extra`` the
+        organization and a report per section (``sections``)."""
+        combined = Result(None)
+        combined.diffs = []
+        sections = {}
+        organization = _organization.Organization(self.task, self.organization_params())
+        problems = organization.problems()
+        if problems:
+            raise Failure("; ".join(problems))
+        report = SectionReport()
+        org = self._converge(organization, "organization", report, combined).obj or {}
+        sections["organization"] = report.as_dict()
+        combined.extra.update(organization=org, sections=sections)
+        if (self.definition.get("state") or "present") == "absent":
+            return combined
+        inner = Task(self.task.client, dict(self.task.params, organization=org.get("id") or self.definition.get("name"),
+                                            project_id=self.default_project(org)),
+                     check_mode=self.task.check_mode, diff_mode=self.task.diff_mode)
+        inner.warnings = self.task.warnings
+        if not org.get("id"):  # check mode, a new organization: nothing in it exists yet
+            inner.missing_parent = "organization %r" % self.definition.get("name")
+            inner._organization_id = self.definition.get("name")
+            inner.warn("%s does not exist yet: check mode predicts everything in it as created"
+                       % inner.missing_parent)
+        for section, planned in self.plans:
+            report = SectionReport()
+            if section.many:
+                self._converge_items(inner, section, planned, report, combined)
+            else:
+                for where, params in planned:
+                    if self.prune:
+                        params = dict(params, purge=True, purge_owners=bool(params.get("purge_owners") or self.prune_owners))
+                    self._converge(section.resource(inner, dict(inner.params, **params)), where, report, combined)
+            sections[section.key] = report.as_dict()
+        return combined
+
+    def default_project(self, org):
+        """The document's project_id, else the organization's first project (as the role does)."""
+        if self.definition.get("project_id"):
+            return str(self.definition["project_id"])
+        projects = org.get("projects") or org.get("teams") or []
+        ids = [p.get("id") for p in projects if isinstance(p, dict) and p.get("id") is not None]
+        return str(min(ids)) if ids else "@current"
+
+    def _converge(self, resource, label, report, combined, skip_missing=False):
+        """Converge one object (or plan) and collect its Result; None when skipped as missing."""
+        problems = resource.problems()
+        if problems:
+            raise Failure("; ".join("%s: %s" % (label, p) for p in problems))
+        try:
+            result = resource.converge()
+        except Failure as failure:
+            if skip_missing and failure.missing:
+                resource.task.warn("%s: %s" % (label, failure.msg))
+                report.add("skipped", label)
+                return None
+            failure.msg = "%s: %s" % (label, failure.msg)
+            failure.extra["changed"] = bool(failure.extra.get("changed") or combined.changed)
+            raise failure
+        report.record(label, result)
+        if result.changed:
+            combined.changed = True
+            combined.diffs.append(dict(before=result.before, after=result.after, before_header=label,
+                                       after_header=label))
+        return result
+
+    def _converge_items(self, inner, section, planned, report, combined):
+        listings = {}
+        matched = {}
+        for where, params in planned:
+            merged = dict(inner.params)
+            merged.update(dict((k, v) for k, v in params.items() if v is not None or k not in inner.params))
+            resource = section.resource(inner, merged)
+            path = resource.collection_path()
+            resource.listing = listings.setdefault(path, Listing())
+            result = self._converge(resource, where, report, combined, skip_missing=section.skip_missing)
+            if result is None:
+                continue
+            seen = matched.setdefault(path, set())
+            for obj in (resource.found, result.obj):
+                if isinstance(obj, dict) and obj.get("id") is not None:
+                    seen.add(str(obj["id"]))
+            resource.listing.follow(resource.found, result)
+        if self.prune and section.prunable:
+            self._prune(inner, section, listings, matched, report, combined)
+
+    def _prune(self, inner, section, listings, matched, report, combined):
+        """Remove what the section does not list from each collection it covers."""
+        for bare in bare_params(inner, section):
+            probe = section.resource(inner, bare)
+            path = probe.collection_path()
+            for obj in listings.setdefault(path, Listing()).objects(probe):
+                if str(obj.get("id")) in matched.get(path, set()):
+                    continue
+                doomed = section.resource(inner, dict(bare, id=obj.get("id")))
+                self._converge(doomed, "%s (%s, not in the document)" % (section.key, _label(section.kind, obj)),
+                               report, combined)
+
+
+def bare_params(task, section):
+    """The params of an object of the section named by nothing yet (``state=absent``), one set per
+    collection the section covers (each plugin family)."""
+    base = dict(task.params)
+    for name, option in section.options.items():
+        base[name] = option.get("default")
+    base["state"] = "absent"
+    if section.key == "plugins":
+        return [dict(base, family=family) for family in _plugins.FAMILY_CHOICES]
+    return [base]
+
+
+# ---------------------------------------------------------------------------------- exporting
+INTERNAL_EMAIL_SUFFIX = "@posthogbot.user"  # PostHog's bots (internal users) are not people to keep
+
+
+def export_domain(obj):
+    item = dict(domain=obj.get("domain"), state="verified" if obj.get("is_verified") else "present")
+    for key in _domain.SETTINGS:
+        if key in obj and obj.get(key) not in (None, ""):
+            item[key] = obj[key]
+    if not obj.get("is_verified"):  # PostHog refuses SSO settings until the domain is verified
+        for key in _domain.SSO_SETTINGS:
+            item.pop(key, None)
+    return item
+
+
+def export_batch_export(obj, notes, comments):
+    destination = obj.get("destination") or {}
+    dest_type = destination.get("type")
+    config = dict((k, v) for k, v in (destination.get("config") or {}).items() if v is not None)
+    item = dict(name=obj.get("name"), state="paused" if obj.get("paused") else "present")
+    for key in ("model", "interval", "start_at", "end_at"):
+        if obj.get(key) not in (None, ""):
+            item[key] = obj[key]
+    query = _batch_export.current_query(obj)
+    if query:
+        item["hogql_query"] = query
+    if dest_type in _batch_export.DESTINATION_TYPES:
+        public, dummy = _batch_export.split_config(dest_type, config)
+        known = set(_batch_export.all_config_keys())
+        item["destination"] = dict(type=dest_type, config=dict((k, v) for k, v in sorted(public.items()) if k in known))
+        secrets = list(_batch_export.DESTINATION_TYPES[dest_type]["secret"])
+        if secrets:
+            comments[obj.get("name")] = (
+                "destination.config also takes %s: PostHog never returns them, so they are left out; they are only "
+                "needed to create this export again (add them from your vault; update_secrets: always rotates them)"
+                % ", ".join(secrets))
+    elif dest_type:
+        notes.append("batch export %r: destination type %s is not one the batch_export module manages; it is left "
+                     "out" % (obj.get("name"), dest_type))
+        return None
+    return item
+
+
+PLUGIN_FIELDS = ("description", "is_global")
+
+
+def export_plugin(obj, family):
+    item = dict(family=family)
+    if obj.get("plugin_type") in _plugins.URL_TYPES and obj.get("url"):
+        item.update(url=_plugins.normalize_url(obj["url"]), name=obj.get("name"))
+        if obj.get("plugin_type") != "custom":
+            item["plugin_type"] = obj["plugin_type"]
+    else:
+        item.update(name=obj.get("name"), plugin_type=obj.get("plugin_type") or "source")
+    for key in PLUGIN_FIELDS:
+        if obj.get(key) not in (None, ""):
+            item[key] = obj[key]
+    return item
+
+
+def export_event_definition(obj, project_id):
+    item = dict(name=obj.get("name"), project_id=str(project_id))
+    if obj.get("description"):
+        item["description"] = obj["description"]
+    tags = _event_definition.current_value(obj, "tags")
+    if tags:
+        item["tags"] = tags
+    owner = _event_definition.owner_email(obj)
+    if owner:
+        item["owner"] = owner
+    for key in ("verified", "hidden"):
+        if obj.get(key):
+            item[key] = True
+    return item if len(item) > 2 else None  # only definitions someone documented
+
+
+def _quietly(notes, what, read):
+    """``read()``, or None with a note when PostHog has no such API (any more) or refuses the key."""
+    try:
+        return read()
+    except PostHogError as exc:
+        if exc.status in (403, 404, 405, 410):
+            notes.append("%s left out: %s" % (what, exc.message))
+            return None
+        raise
+
+
+def export_document(task, organization):
+    """``(document, notes)``: the organization as the organization_as_code role's variable, and the
+    sentences a person should read beside it (secrets PostHog never returns, what was left out)."""
+    client = task.client
+    org = client.get("/api/organizations/%s/" % organization, context="reading organization %s" % organization)
+    notes = []
+    document = dict(name=org.get("name"))
+    document["settings"] = dict((k, org[k]) for k in _organization.SETTINGS if org.get(k) is not None)
+    org_task = Task(client, dict(task.params, organization=org["id"]), check_mode=True)
+    domains = client.list_all(org_task.org_path("domains"), context="listing domains")
+    document["domains"] = [export_domain(d) for d in domains]
+    members = _people.list_members(org_task)
+    invites = _people.pending_invites(_people.list_invites(org_task))
+    people = {}
+    for member in members:
+        email = _people.member_email(member)
+        if email and not email.endswith(INTERNAL_EMAIL_SUFFIX):
+            people[email.lower()] = dict(email=email, level=_people.level_name(member.get("level")))
+    for invite in invites:
+        email = invite.get("target_email") or ""
+        if email and email.lower() not in people:
+            people[email.lower()] = dict(email=email, level=_people.level_name(invite.get("level")))
+    document["roster"] = dict(people=[people[k] for k in sorted(people)])
+    exports = _quietly(notes, "batch exports", lambda: client.list_all(
+        org_task.org_path("batch_exports"), context="listing batch exports")) or []
+    comments = {}
+    document["batch_exports"] = [i for i in (export_batch_export(e, notes, comments) for e in exports) if i]
+    plugins = []
+    for family in _plugins.FAMILY_CHOICES:
+        found = _quietly(notes, "%ss" % _plugins.FAMILY_KINDS[family], lambda: client.list_all(
+            org_task.org_path(_plugins.FAMILIES[family]), context="listing %ss" % _plugins.FAMILY_KINDS[family]))
+        plugins.extend(export_plugin(p, family) for p in found or [] if isinstance(p, dict))
+    document["plugins"] = plugins
+    definitions = []
+    for project in sorted((p for p in org.get("projects") or org.get("teams") or [] if isinstance(p, dict)),
+                          key=lambda p: p.get("id")):
+        found = _quietly(notes, "event definitions of project %s" % project.get("id"), lambda: client.list_all(
+            "/api/projects/%s/event_definitions/" % project["id"], params={"event_type": "event"},
+            context="listing event definitions of project %s" % project.get("id")))
+        definitions.extend(i for i in (export_event_definition(d, project["id"]) for d in found or []
+                                       if not d.get("is_action")) if i)
+    document["event_definitions"] = definitions
+    return document, dict(notes=notes, batch_exports=comments), org
+
+
+SECTION_COMMENTS = dict(
+    settings="Organization settings (posthog.admin.organization). Settings left out are not managed.",
+    domains="Domains and single sign-on (posthog.admin.domain). A domain to verify needs its DNS TXT record.",
+    roster="Members and pending invites, by level (posthog.admin.roster). purge: true removes who is not listed.",
+    batch_exports="Batch exports (posthog.admin.batch_export). Destination secrets are never returned: see the notes.",
+    plugins="Pipeline plugins of every family (posthog.admin.pipeline_plugin).",
+    event_definitions="Documented event definitions, per project (posthog.admin.event_definition). PostHog creates "
+                      "a definition when it ingests the event; undocumented ones are left out.",
+)
+
+
+def _comment(text, indent=""):
+    """``text`` as comment lines of at most ~100 characters."""
+    import textwrap
+    return [indent + "# " + line for line in textwrap.wrap(text, 100 - len(indent))]
+
+
+def to_yaml(document, comments, org, host):
+    """The document as YAML a person can read and keep: ordered as the role takes it, commented."""
+    import yaml  # only here: PyYAML ships with ansible-core on the controller, where dest is written
+
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    def text(dumper, value):
+        style = "|" if "\n" in value else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+    Dumper.add_representer(str, text)
+
+    def dump(value):
+        return yaml.dump(value, Dumper=Dumper, default_flow_style=False, sort_keys=False, allow_unicode=True,
+                         width=120)
+
+    lines = ["---",
+             "# The PostHog organization %s (id %s) on %s, exported by posthog.admin.organization_state_info."
+             % (org.get("name"), org.get("id"), host),
+             "# Apply it with posthog.admin.organization_state (definition: this document) or the",
+             "# posthog.admin.organization_as_code role (organization_as_code_organization: this document)."]
+    for note in comments["notes"]:
+        lines.extend(_comment("NOTE: " + note))
+    lines.append(dump(dict(name=document["name"])).rstrip())
+    for key in ("settings", "domains", "roster", "batch_exports", "plugins", "event_definitions"):
+        if key not in document:
+            continue
+        lines.append("")
+        lines.extend(_comment(SECTION_COMMENTS[key]))
+        value = document[key]
+        if not isinstance(value, list) or not value:
+            lines.append(dump({key: value}).rstrip())
+            continue
+        lines.append("%s:" % key)
+        for item in value:  # item by item, so a comment can stand right above the item it is about
+            about = comments.get(key, {}).get(item.get("name")) if isinstance(item, dict) else None
+            if about:
+                lines.extend(_comment(about, "  "))
+            lines.extend("  " + line for line in dump([item]).rstrip().splitlines())
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------- the modules
+STATE_ARGUMENT_SPEC = dict(
+    definition=dict(type="dict", required=True),
+    prune=dict(type="bool", default=False),
+    prune_owners=dict(type="bool", default=False),
+)
+
+STATE_INFO_ARGUMENT_SPEC = dict(
+    dest=dict(type="path"),
+)
+
+
+def converge_state(task, params):
+    """organization_state: converge the document; the Result as the module returns it."""
+    state = OrganizationState(task, params["definition"], prune=params["prune"], prune_owners=params["prune_owners"])
+    problems = state.validate()
+    task.add_secrets(state.secrets)
+    if problems:
+        raise Failure("The definition has %d problem(s); nothing was changed: %s" % (len(problems), "; ".join(problems)))
+    result = state.converge()
+    return result.as_dict(task.diff_mode)
+
+
+def read_state(task, params):
+    """organization_state_info: the organization as a document, written to ``dest`` when given."""
+    document, comments, org = export_document(task, task.organization_id)
+    notes = comments["notes"] + ["batch export %r: %s" % (name, text) for name, text in comments["batch_exports"].items()]
+    result = dict(definition=document, notes=notes)
+    if params.get("dest"):
+        import os
+        text = to_yaml(document, comments, org, task.client.base_url)
+        path = params["dest"]
+        current = None
+        if os.path.exists(path):
+            with open(path) as handle:
+                current = handle.read()
+        result["changed"] = current != text
+        if result["changed"] and not task.check_mode:
+            directory = os.path.dirname(os.path.abspath(path))
+            if not os.path.isdir(directory):
+                raise Failure("dest %s: the directory %s does not exist" % (path, directory))
+            temporary = path + ".tmp"
+            with open(temporary, "w") as handle:
+                handle.write(text)
+            os.chmod(temporary, 0o600)
+            os.rename(temporary, path)
+        result["dest"] = path
+    return result

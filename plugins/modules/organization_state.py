@@ -1,0 +1,159 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: organization_state
+short_description: Converge a whole PostHog organization from one document
+version_added: 0.2.0
+description:
+  - Makes one organization look like O(definition) says, in one task - its settings, domains and
+    single sign-on, people, batch exports, pipeline plugins and documented event definitions - by
+    handing each part to the engine of the module that manages it (M(posthog.admin.organization),
+    M(posthog.admin.domain), M(posthog.admin.roster), M(posthog.admin.batch_export),
+    M(posthog.admin.pipeline_plugin), M(posthog.admin.event_definition)), in one process.
+  - Every part of the document is checked before the first request, each collection is read once,
+    and only what differs is written. An unchanged organization costs one request per collection.
+  - A part the document leaves out is not managed; inside a part, options an item leaves out are not
+    managed. With O(prune=true), a part the document has also loses what it does not list.
+  - Run it in check mode with diff mode for a drift report - what would be added, changed and
+    removed, part by part - for example on a schedule from AWX.
+  - M(posthog.admin.organization_state_info) exports an organization in this shape, so an existing
+    organization can be adopted - exported, kept in git, applied back with no change.
+author:
+  - posthog.admin contributors (@posthog-admin)
+extends_documentation_fragment:
+  - posthog.admin.posthog
+  - posthog.admin.posthog.organization_unused
+  - posthog.admin.posthog.project_unused
+  - posthog.admin.posthog.attributes
+options:
+  definition:
+    description:
+      - The organization, as the variable C(organization_as_code_organization) of the role
+        M(posthog.admin.organization_as_code) takes it (see the role's argument specification for
+        every option).
+      - C(name) (or C(id)) finds the organization; C(state) is V(present) (default) or V(absent);
+        C(project_id) is the project new batch exports are created in and event definitions are
+        documented in unless an item names its own (default, the organization's first project).
+      - C(settings) takes the settings of M(posthog.admin.organization).
+      - C(domains), C(batch_exports), C(plugins) and C(event_definitions) are lists whose items take
+        the options of one object of M(posthog.admin.domain), M(posthog.admin.batch_export),
+        M(posthog.admin.pipeline_plugin) (with its C(family)) and M(posthog.admin.event_definition)
+        (with its own C(project_id)); C(roster) takes the options of M(posthog.admin.roster).
+      - Values of options those modules mark secret (destination credentials) are masked in the output.
+      - An event definition PostHog has not ingested yet is skipped with a warning (PostHog creates
+        definitions when it ingests the event).
+    type: dict
+    required: true
+  prune:
+    description:
+      - Also remove, in each part the document has, what it does not list - domains, batch exports,
+        plugins of every family, and people (as M(posthog.admin.roster) with its purge option, so
+        never the API key's own user, and owners only with O(prune_owners)).
+      - Event definitions are never removed (PostHog makes them from the events it ingests).
+      - A part the document leaves out is never pruned; an empty list prunes everything in its part.
+    type: bool
+    default: false
+  prune_owners:
+    description:
+      - With O(prune), also remove owners the roster does not list (they are lowered to member first,
+        as PostHog requires).
+    type: bool
+    default: false
+notes:
+  - Needs the scopes of the parts it manages (see each module); for all of them C(organization:write),
+    C(organization_member:write), C(user:read), C(batch_export:write), C(plugin:write) and
+    C(event_definition:write).
+  - Fails before any request when any part of the document is wrong, naming each problem; fails at
+    the first refused write with the part and item named, reporting C(changed=true) when earlier
+    parts changed something.
+seealso:
+  - module: posthog.admin.organization_state_info
+"""
+
+EXAMPLES = r"""
+- name: Acme is exactly as organizations/acme.yml says (exported by organization_state_info)
+  posthog.admin.organization_state:
+    definition: "{{ lookup('ansible.builtin.file', 'organizations/acme.yml') | from_yaml }}"
+
+- name: Report drift without changing anything (run with --check --diff, e.g. from AWX on a schedule)
+  posthog.admin.organization_state:
+    definition: "{{ acme }}"
+    prune: true
+  check_mode: true
+  diff: true
+  register: drift
+
+- name: Converge a small organization written inline
+  posthog.admin.organization_state:
+    definition:
+      name: Acme
+      settings:
+        enforce_2fa: true
+      domains:
+        - domain: acme.example
+      roster:
+        people:
+          - email: ops@acme.example
+            level: admin
+      batch_exports:
+        - name: Events to S3
+          interval: hour
+          destination:
+            type: S3
+            config:
+              bucket_name: acme-posthog
+              region: eu-west-1
+              prefix: events/
+              aws_access_key_id: "{{ vault_aws_access_key_id }}"
+              aws_secret_access_key: "{{ vault_aws_secret_access_key }}"
+"""
+
+RETURN = r"""
+organization:
+  description: The organization as PostHog returns it after the task (in check mode, as it would be).
+  returned: always
+  type: dict
+  sample:
+    id: 0190a3f4-7b1e-7c3a-9d2f-1a2b3c4d5e6f
+    name: Acme
+sections:
+  description:
+    - What the task did, part by part - C(organization) and each part the document has. Each is a
+      dict with C(changed) and, by what was done (C(created), C(updated), C(deleted), C(paused),
+      C(resumed), C(verified), C(invited), C(removed), C(unchanged), C(skipped)...), the objects it was
+      done to.
+  returned: always
+  type: dict
+  sample:
+    organization:
+      changed: false
+      unchanged: [organization]
+    domains:
+      changed: true
+      created: ["domains[1] (domain 'login.acme.example')"]
+      unchanged: ["domains[0] (domain 'acme.example')"]
+diff:
+  description: One before/after per changed object, headed with its part and item.
+  returned: when diff mode is on
+  type: list
+  elements: dict
+"""
+
+from ansible_collections.posthog.admin.plugins.module_utils._module import run_task
+from ansible_collections.posthog.admin.plugins.module_utils._state import STATE_ARGUMENT_SPEC, converge_state
+
+
+def main():
+    run_task(STATE_ARGUMENT_SPEC, converge_state)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""organization_state and organization_state_info through main(): one read per collection, the
+document checked before any request, secrets in the document never printed, export -> apply."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import json
+
+import yaml
+
+from ansible_collections.posthog.admin.plugins.modules import organization_state, organization_state_info
+from ansible_collections.posthog.admin.tests.unit.conftest import page
+from ansible_collections.posthog.admin.tests.unit.objects import batch_export, domain, invite, member
+
+ORG_ID = "0190a3f4-7b1e-7c3a-9d2f-00000000000a"
+ORG = dict(id=ORG_ID, name="Acme", slug="acme", enforce_2fa=True, is_member_join_email_enabled=False,
+           projects=[dict(id=7, name="Default project")])
+BASE = "/api/organizations/%s/" % ORG_ID
+SECRET = "a-secret-that-must-never-show"
+S3 = dict(type="S3", config=dict(bucket_name="b", region="eu-west-1", prefix="p/"))
+
+
+def document(**parts):
+    doc = dict(name="Acme", settings=dict(enforce_2fa=True))
+    doc.update(parts)
+    return doc
+
+
+def test_an_unchanged_document_reads_each_collection_once(server, run_module):
+    server.script((200, page(ORG)), (200, page(domain())), (200, page(member("a@acme.example", 15))),
+                  (200, page()), (200, page(batch_export(destination=S3))))
+    owner = dict(email="a@acme.example", level="owner")
+    doc = document(domains=[dict(domain="example.com")], roster=dict(people=[owner]),
+                   batch_exports=[dict(name="Nightly", interval="day", destination=S3)])
+    result = run_module(organization_state, dict(definition=doc))
+    assert not result["failed"], result["msg"]
+    assert result["changed"] is False and result["diff"] == []
+    assert run_module.calls == ["GET /api/organizations/?limit=500", "GET %sdomains/?limit=500" % BASE,
+                                "GET %smembers/?limit=500" % BASE, "GET %sinvites/?limit=500" % BASE,
+                                "GET %sbatch_exports/?limit=500" % BASE]
+    assert result["sections"]["domains"] == dict(changed=False, unchanged=["domains[0] (domain 'example.com')"])
+
+
+def test_a_bad_document_fails_before_any_request_naming_every_problem(server, run_module):
+    doc = document(colour="blue", domains=[dict(domain="a@b.c")], batch_exports=[
+        dict(name="X", interval="fortnightly", destination=dict(type="Postgres", config=dict(password=SECRET)))])
+    result = run_module(organization_state, dict(definition=doc))
+    assert result["failed"] and server.requests == []
+    assert "unknown key(s) colour" in result["msg"]
+    assert "domains[0] (domain 'a@b.c'): domain 'a@b.c' looks like an e-mail address" in result["msg"]
+    assert "batch_exports[0] (batch export 'X'): value of interval must be one of" in result["msg"]
+    assert SECRET not in json.dumps(result)
+
+
+def test_a_secret_echoed_by_posthog_is_masked(server, run_module):
+    echo = {"type": "validation_error", "code": "invalid_input", "attr": "destination",
+            "detail": "Invalid destination: {\"password\": \"%s\"}" % SECRET}
+    server.script((200, page(ORG)), (200, page()), (400, echo))
+    doc = document(batch_exports=[dict(name="New", interval="day", destination=dict(
+        type="Postgres", config=dict(user="u", password=SECRET, host="h", database="d")))])
+    result = run_module(organization_state, dict(definition=doc))
+    assert result["failed"] and "batch_exports[0] (batch export 'New')" in result["msg"]
+    assert SECRET not in json.dumps(result)
+
+
+def test_prune_removes_what_the_document_does_not_list(server, run_module):
+    other = domain(id="d2", domain="old.example.com")
+    server.script((200, page(ORG)), (200, page(domain(), other)), (200, other), (204, None))
+    result = run_module(organization_state, dict(definition=document(domains=[dict(domain="example.com")]),
+                                                 prune=True))
+    assert not result["failed"], result["msg"]
+    assert result["sections"]["domains"]["deleted"] == ["domains (domain 'old.example.com', not in the document)"]
+    assert run_module.calls[-1] == "DELETE %sdomains/d2/" % BASE
+
+
+def test_a_document_for_a_new_organization_in_check_mode_predicts_everything(server, run_module):
+    server.script((200, page()))
+    doc = document(name="New org", domains=[dict(domain="example.com")],
+                   roster=dict(people=[dict(email="a@new.example")]))
+    result = run_module(organization_state, dict(definition=doc), check=True)
+    assert result["changed"] is True and len(server.requests) == 1
+    assert result["sections"]["domains"]["created"] == ["domains[0] (domain 'example.com')"]
+    assert result["sections"]["roster"]["invited"] == ["a@new.example"]
+
+
+def test_export_writes_commented_yaml_that_reads_back_as_the_document(server, run_module, tmp_path):
+    exports = [batch_export(destination=S3)]
+    server.script((200, ORG), (200, page(domain(verified=True))),
+                  (200, page(member("a@acme.example", 15), member("bot@posthogbot.user"))),
+                  (200, page(invite("b@acme.example", 8))), (200, page(*exports)), (200, page()), (200, page()),
+                  (200, page()), (200, page(dict(id="e1", name="signed_up", description="A sign-up", tags=[]),
+                                            dict(id="e2", name="noise"))))
+    dest = tmp_path / "acme.yml"
+    result = run_module(organization_state_info, dict(organization=ORG_ID, dest=str(dest)))
+    assert not result["failed"], result["msg"]
+    doc = result["definition"]
+    assert doc["roster"]["people"] == [dict(email="a@acme.example", level="owner"),
+                                       dict(email="b@acme.example", level="admin")]
+    assert doc["domains"] == [dict(domain="example.com", state="verified", jit_provisioning_enabled=False)]
+    assert doc["batch_exports"][0]["destination"] == S3
+    assert doc["event_definitions"] == [dict(name="signed_up", project_id="7", description="A sign-up")]
+    text = dest.read_text()
+    assert yaml.safe_load(text) == doc and result["changed"] is True
+    assert "# destination.config also takes aws_access_key_id, aws_secret_access_key" in text
