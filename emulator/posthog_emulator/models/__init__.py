@@ -11,7 +11,8 @@ Layout:
   :mod:`~posthog_emulator.models.ids` (``uuidt``, key values and hashes ...), which hold no models.
 * one module per area, each importing only from ``core``: :mod:`~posthog_emulator.models.domains`,
   :mod:`~posthog_emulator.models.people`, :mod:`~posthog_emulator.models.batch_exports`,
-  :mod:`~posthog_emulator.models.plugins`, :mod:`~posthog_emulator.models.event_definitions`.
+  :mod:`~posthog_emulator.models.plugins`, :mod:`~posthog_emulator.models.event_definitions`,
+  :mod:`~posthog_emulator.models.projects`.
 
 The rest of the emulator imports models from here (``from posthog_emulator.models import
 Organization``); constants that belong to one area are imported from that area's module. A new
@@ -61,6 +62,7 @@ from posthog_emulator.models.batch_exports import (
 )
 from posthog_emulator.models.plugins import Plugin, PluginActivity, PluginArchive, PluginConfig, PluginSourceFile
 from posthog_emulator.models.event_definitions import EventDefinition, TaxonomySettings
+from posthog_emulator.models.projects import SETTING_DEFAULTS, ProjectSettings
 
 __all__ = [
     "BASE62",
@@ -86,6 +88,8 @@ __all__ = [
     "PluginArchive",
     "PluginConfig",
     "PluginSourceFile",
+    "ProjectSettings",
+    "SETTING_DEFAULTS",
     "TaxonomySettings",
     "Team",
     "User",

@@ -199,7 +199,8 @@ class Organization(models.Model):
         null=True,
     )
     customer_id = models.CharField(max_length=200, null=True, blank=True)
-    # Billing-managed on PostHog; empty on the emulator, so no paid feature is ever available.
+    # Billing-managed on PostHog; empty on the emulator unless a test grants features through
+    # /_emulator/organizations/<org>/features (see posthog_emulator.control.features).
     available_product_features = models.JSONField(default=list, blank=True)
 
     objects = OrganizationManager()
