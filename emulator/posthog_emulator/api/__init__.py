@@ -22,6 +22,7 @@ RESOURCE_MODULES = [
     "batch_exports",
     "pipeline_plugins",
     "event_definitions",
+    "roles",
 ]
 
 

@@ -12,7 +12,7 @@ Layout:
 * one module per area, each importing only from ``core``: :mod:`~posthog_emulator.models.domains`,
   :mod:`~posthog_emulator.models.people`, :mod:`~posthog_emulator.models.batch_exports`,
   :mod:`~posthog_emulator.models.plugins`, :mod:`~posthog_emulator.models.event_definitions`,
-  :mod:`~posthog_emulator.models.projects`.
+  :mod:`~posthog_emulator.models.projects`, :mod:`~posthog_emulator.models.roles`.
 
 The rest of the emulator imports models from here (``from posthog_emulator.models import
 Organization``); constants that belong to one area are imported from that area's module. A new
@@ -63,6 +63,7 @@ from posthog_emulator.models.batch_exports import (
 from posthog_emulator.models.plugins import Plugin, PluginActivity, PluginArchive, PluginConfig, PluginSourceFile
 from posthog_emulator.models.event_definitions import EventDefinition, TaxonomySettings
 from posthog_emulator.models.projects import SETTING_DEFAULTS, ProjectSettings
+from posthog_emulator.models.roles import Role, RoleMembership, assign_default_role
 
 __all__ = [
     "BASE62",
@@ -89,11 +90,14 @@ __all__ = [
     "PluginConfig",
     "PluginSourceFile",
     "ProjectSettings",
+    "Role",
+    "RoleMembership",
     "SETTING_DEFAULTS",
     "TaxonomySettings",
     "Team",
     "User",
     "UserManager",
+    "assign_default_role",
     "clock_offset",
     "create_with_slug",
     "emulator_now",
