@@ -23,6 +23,7 @@ RESOURCE_MODULES = [
     "pipeline_plugins",
     "event_definitions",
     "roles",
+    "proxy_records",
 ]
 
 
