@@ -204,7 +204,7 @@ class ProxyRecord(Resource):
         if obj is None:
             raise Failure("%s disappeared while the task waited for it (deleted elsewhere?)" % self.identity())
         status, message = obj.get("status"), obj.get("message")
-        said = " PostHog says: %s" % message if message else ""
+        said = " PostHog says: %s%s" % (message, "" if message.rstrip().endswith(".") else ".") if message else ""
         if status == "warning":
             self.task.warn("%s is live with a warning.%s" % (self.identity(), said))
             return obj

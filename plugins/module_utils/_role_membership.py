@@ -58,11 +58,20 @@ def roles_by_key(roles):
 
 
 def add_holder(task, role, member, organization_path=None):
-    """Give ``role`` to ``member`` (one POST); returns PostHog's role membership."""
-    base = organization_path or task.org_path()
-    email = member["user"].get("email")
-    return task.client.post("%sroles/%s/role_memberships/" % (base, role["id"]), {"user_uuid": member["user"]["uuid"]},
-                            context="giving the role %r to %s" % (role.get("name"), email), expect="object")
+    """Give ``role`` to ``member`` (one POST); returns PostHog's role membership. When the answer is
+    lost, the role's memberships are read again: the POST is repeated only if it did not arrive."""
+    path = "%sroles/%s/role_memberships/" % (organization_path or task.org_path(), role["id"])
+    user = member["user"]
+
+    def recover():
+        for membership in task.client.list_all(path, context="looking for the role membership of %s"
+                                               % user.get("email")):
+            if str((membership.get("user") or {}).get("uuid")) == str(user["uuid"]):
+                return membership
+        return None
+
+    return task.client.post(path, {"user_uuid": user["uuid"]}, recover=recover, expect="object",
+                            context="giving the role %r to %s" % (role.get("name"), user.get("email")))
 
 
 def remove_holder(task, role, membership, organization_path=None):
