@@ -150,8 +150,9 @@ class Step:
     """
 
     action = "changed"
-    changes = True                  # False: the step only watches the object (waits for a status): what
-                                    # it did is recorded in Result.actions, but the task is not changed
+    # False: the step only watches the object (waits for a status); what it did is recorded in
+    # Result.actions, but the task is not changed.
+    changes = True
 
     def describe(self, plan):
         """What was done, in words (``paused``), for :attr:`Result.actions`."""

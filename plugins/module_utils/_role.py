@@ -59,6 +59,7 @@ ARGUMENT_SPEC = dict(
 
 INFO_ARGUMENT_SPEC = dict(id=dict(type="str"), name=dict(type="str"))
 
+
 # ------------------------------------------------------------------------------------ people
 def resolve_people(task, emails, purpose):
     """``{email key: member}`` for the ``emails`` who are members; invited people are warned about
@@ -79,10 +80,10 @@ def resolve_people(task, emails, purpose):
         invited = [e for e in strangers if pending_invites(task.cache["invites"].get(e.lower()))]
         unknown = [e for e in strangers if e not in invited]
         if unknown:
+            verb = "is" if len(unknown) == 1 else "are"
             raise Failure("%s: %s %s not a member of the organization and not invited to it; only members can hold a "
                           "role. Invite them first (posthog.admin.invite or posthog.admin.roster), and run this "
-                          "again once they have joined." % (purpose, ", ".join(unknown),
-                                                              "is" if len(unknown) == 1 else "are"))
+                          "again once they have joined." % (purpose, ", ".join(unknown), verb))
         task.warn("%s: %s %s invited but not a member yet, and only members can hold a role; run this again "
                   "once they have joined (the organization's default role, if it has one, is given on joining)"
                   % (purpose, ", ".join(invited), "is" if len(invited) == 1 else "are"))

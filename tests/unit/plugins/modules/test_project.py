@@ -44,8 +44,8 @@ def test_create_by_name_sends_the_settings_and_warns_about_the_current_project(s
 
 
 def test_unchanged_by_name_is_the_list_and_one_get(server, run_module):
-    server.script((200, page(dict(SUMMARY, name="WEB"))), (200, dict(WEB, session_recording_sample_rate="0.50",
-                                                                    week_start_day=0)))
+    stored = dict(WEB, session_recording_sample_rate="0.50", week_start_day=0)
+    server.script((200, page(dict(SUMMARY, name="WEB"))), (200, stored))
     result = run_module(project, dict(name="web", app_urls=["https://a.example"], session_recording_sample_rate=0.5,
                                       week_start_day="sunday", anonymize_ips=False))
     assert not result["failed"] and result["changed"] is False

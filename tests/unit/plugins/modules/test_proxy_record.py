@@ -26,8 +26,8 @@ def test_create_returns_the_cname_to_publish(server, run_module):
     assert not result["failed"], result["msg"]
     assert result["changed"] is True
     assert run_module.bodies("POST") == [{"domain": "e.acme.example"}]
-    assert result["proxy_record"]["dns_record"] == {"record_type": "CNAME", "name": "e.acme.example",
-                                                   "value": "abc.proxy.example"}
+    assert result["proxy_record"]["dns_record"] == dict(record_type="CNAME", name="e.acme.example",
+                                                        value="abc.proxy.example")
 
 
 def test_unchanged_is_one_request_and_waiting_for_a_valid_record_reads_nothing_more(server, run_module):
