@@ -181,6 +181,11 @@ class Role(Resource):
             params["members"] = normalised
         return problems
 
+    def identities(self):
+        """Role names are the same role regardless of case."""
+        return [(option, role_key(value) if option == "name" else value)
+                for option, value in super(Role, self).identities()]
+
     def wanted_members(self):
         members = self.params.get("members")
         return None if members is None else [e.lower() for e in members]

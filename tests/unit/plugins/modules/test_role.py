@@ -109,6 +109,12 @@ def test_list_of_roles_reads_roles_and_members_once(server, run_module):
     assert [r.get("name") for r in result["roles"]] == ["Engineering", None]
 
 
+def test_two_items_naming_one_role_in_two_cases_fail_first(server, run_module):
+    result = run_module(role, dict(roles=[dict(name="Engineering"), dict(name="ENGINEERING", state="absent")]))
+    assert result["failed"] and "roles[0] and roles[1] name the same object" in result["msg"]
+    assert server.requests == []
+
+
 def test_bad_member_addresses_fail_first(server, run_module):
     result = run_module(role, dict(name="Engineering", members=["ann@acme.example", "ANN@acme.example"]))
     assert result["failed"] and "listed twice" in result["msg"]
