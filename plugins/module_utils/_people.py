@@ -855,7 +855,7 @@ class Roster(Planner):
             return plan
         if self.roles is None:
             self.roles = list_roles(self.task)
-        plan["roles"] = plan_person_roles(self.roles_wanted, self.roles, index_members(members))
+        plan["roles"] = plan_person_roles(self.roles_wanted, self.roles, index_members(members), self.task)
         return plan
 
     def plan(self):

@@ -90,17 +90,23 @@ def explain(error):
 
 
 # ------------------------------------------------------------------------------- the roster's roles
-def plan_person_roles(wanted, roles, members_by_key):
+def plan_person_roles(wanted, roles, members_by_key, task=None):
     """What gives each person exactly the roles listed for them.
 
     ``wanted``: ``{email: [role names]}`` (listed people whose roles are managed); ``roles``: the
     organization's roles as PostHog lists them; ``members_by_key``: ``{email key: member}``.
     Returns ``{"add": [(email, member, role)], "remove": [(email, role, membership)], "pending":
     {email: [names]} (invited, not members yet), "before"/"after": {email: [names]}}``; fails
-    (before any write) naming roles the organization does not have.
+    (before any write) naming roles the organization does not have, except in check mode (``task``
+    in check mode), where an earlier task may be about to create them.
     """
     index = roles_by_key(roles)
     unknown = sorted(set(n for names in wanted.values() for n in names if role_key(n) not in index))
+    if unknown and task is not None and task.check_mode:
+        task.warn("roles %s do not exist yet; check mode assumes an earlier task creates them (a real run fails if "
+                  "they still do not exist)" % ", ".join(repr(n) for n in unknown))
+        index.update((role_key(n), dict(id=None, name=n, members=[])) for n in unknown)
+        unknown = []
     if unknown:
         raise Failure("roles %s %s not exist in the organization; create %s first with posthog.admin.role"
                       % (", ".join(repr(n) for n in unknown), "does" if len(unknown) == 1 else "do",

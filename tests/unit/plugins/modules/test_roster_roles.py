@@ -72,6 +72,15 @@ def test_unknown_roles_fail_before_writing_and_invitees_wait(server, run_module)
     assert result["roles_pending"] == [{"email": "cy@acme.example", "roles": ["Engineering"]}]
 
 
+def test_check_mode_assumes_missing_roles_are_created_earlier(server, run_module):
+    server.script((200, page(ADMIN, ANN)), (200, page()), (200, page()), (200, ME))
+    result = run_module(roster, dict(people=[dict(email="admin@acme.example", level="owner"),
+                                             dict(email="ann@acme.example", roles=["Designers"])]), check=True)
+    assert not result["failed"], result["msg"]
+    assert result["changed"] is True and result["roles"] == {"ann@acme.example": ["Designers"]}
+    assert all(c.startswith("GET") for c in run_module.calls)
+
+
 def test_a_member_key_cannot_change_roles(server, run_module):
     me = member("ann@acme.example", 1)
     server.script((200, page(ADMIN, me, BOB)), (200, page()), (200, page(ENG)), (200, me["user"]))
