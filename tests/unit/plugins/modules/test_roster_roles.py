@@ -19,7 +19,9 @@ def member(email, number, level=1):
             "user": {"email": email, "uuid": "0190a3f4-0000-7000-9000-%012d" % number}}
 
 
-ADMIN, ANN, BOB = member("admin@acme.example", 9, 15), member("ann@acme.example", 1), member("bob@acme.example", 2)
+ADMIN = member("admin@acme.example", 9, 15)
+ANN = member("ann@acme.example", 1)
+BOB = member("bob@acme.example", 2)
 
 
 def role(name, number, *holders):
@@ -28,7 +30,8 @@ def role(name, number, *holders):
                         for i, h in enumerate(holders)]}
 
 
-ENG, OPS = role("Engineering", 1, ANN), role("Ops", 2, ANN, BOB)
+ENG = role("Engineering", 1, ANN)
+OPS = role("Ops", 2, ANN, BOB)
 PEOPLE = [dict(email="admin@acme.example", level="owner"), dict(email="ann@acme.example", roles=["engineering"]),
           dict(email="bob@acme.example", roles=["Ops"])]
 
