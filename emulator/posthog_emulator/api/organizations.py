@@ -13,7 +13,7 @@ Mirrors ``posthog/api/organization.py`` as PostHog Cloud runs it:
   user's current organization and project switch to the new ones. Cloud has no multi-organization
   premium check, so neither has the emulator.
 * **Update** (PATCH/PUT): level >= 8 (admin), else 403 "Your organization access level is
-  insufficient.".
+  insufficient.". ``default_role_id`` takes a role of the organization or null (``rules.roles``).
 * **Delete**: level 15 (owner), same 403 otherwise; 204. Memberships and projects go with it; users
   whose current organization it was move to another membership (or none).
 
