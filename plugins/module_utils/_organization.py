@@ -13,6 +13,7 @@ __metaclass__ = type
 
 from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Resource
+from ansible_collections.posthog.admin.plugins.module_utils._role import default_role_id
 
 SETTINGS = (
     "is_member_join_email_enabled",
@@ -36,6 +37,7 @@ ARGUMENT_SPEC = dict(
     allow_publicly_shared_resources=dict(type="bool"),
     is_ai_data_processing_approved=dict(type="bool"),
     default_experiment_stats_method=dict(type="str", choices=["bayesian", "frequentist"]),
+    default_role=dict(type="str"),
 )
 
 INFO_ARGUMENT_SPEC = dict(id=dict(type="str"), name=dict(type="str"), slug=dict(type="str"))
@@ -63,7 +65,14 @@ class Organization(Resource):
         desired = super(Organization, self).desired()
         if self.params.get("id") and self.params.get("name") is not None:
             desired["name"] = self.params["name"]
+        if getattr(self, "role_to_default", None) is not None:
+            desired["default_role_id"] = self.role_to_default or None  # "" clears it
         return desired
+
+    def guard(self, current):
+        """``default_role`` is a role name: resolve it to the id PostHog stores (one list of roles)."""
+        if self.params.get("state") != "absent":
+            self.role_to_default = default_role_id(self.task, current, self.params.get("default_role"))
 
     def create_payload(self, desired):
         payload = dict(desired)

@@ -28,6 +28,12 @@ import uuid as uuid_module
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Planner, Resource
+from ansible_collections.posthog.admin.plugins.module_utils._role_membership import (
+    add_holder,
+    list_roles,
+    plan_person_roles,
+    remove_holder,
+)
 
 MAX_BULK_INVITES = 20  # PostHog's bulk endpoint refuses more (posthog/api/organization_invite.py)
 LEVELS = {"member": 1, "admin": 8, "owner": 15}
@@ -409,7 +415,8 @@ def plan_roster(people, members, invites, caller_key=None, purge=False, purge_ow
 
 def roster_needs_caller(plan):
     """Whether the caller's identity and level matter: any write PostHog may refuse by level."""
-    return bool(plan["update"] or plan["remove"] or plan["revoke"]
+    roles = plan.get("roles") or {}
+    return bool(plan["update"] or plan["remove"] or plan["revoke"] or roles.get("add") or roles.get("remove")
                 or any((p.get("level") or MEMBER) > MEMBER for p in plan["invite"]))
 
 
@@ -437,6 +444,10 @@ def roster_refusals(plan, caller_key, caller_level):
         refusal = revoke_refusal(caller_level)
         if refusal:
             refusals.append("%s: %s" % (", ".join(r["email"] for r in plan["revoke"]), refusal))
+    roles = plan.get("roles") or {}
+    changing = sorted(set(change[0] for change in roles.get("add", []) + roles.get("remove", [])))
+    if changing and caller_level < ADMIN:
+        refusals.append("roles of %s: %s" % (", ".join(changing), MSG_LEVEL_INSUFFICIENT))
     return refusals
 
 
@@ -809,6 +820,7 @@ ROSTER_ARGUMENT_SPEC = dict(
             email=dict(type="str", required=True),
             level=dict(type="str", default="member", choices=LEVEL_CHOICES),
             first_name=dict(type="str"),
+            roles=dict(type="list", elements="str"),
         ),
     ),
     purge=dict(type="bool", default=False),
@@ -821,9 +833,10 @@ ROSTER_ARGUMENT_SPEC = dict(
 
 class Roster(Planner):
     """The whole set of people of an organization: invite who is missing, re-level members, and
-    (``purge``) remove who is not listed — never the API key's own user."""
+    (``purge``) remove who is not listed — never the API key's own user. A person listed with
+    ``roles`` holds exactly those roles (members only; invited people get them once they joined)."""
 
-    progress_kinds = ("invited", "updated", "removed", "revoked")
+    progress_kinds = ("invited", "updated", "removed", "revoked", "gave roles", "took roles")
 
     def validate(self):
         try:
@@ -831,14 +844,26 @@ class Roster(Planner):
                                          defaults=dict(message=self.params.get("invite_message")))
         except ValueError as exc:
             return [str(exc)]
+        self.roles_wanted = dict((person["email"], entry["roles"]) for person, entry in
+                                 zip(self.people, self.params["people"]) if entry.get("roles") is not None)
+        self.roles = None
         return []
+
+    def plan_roles(self, plan, members):
+        """Add to ``plan`` what gives the people listed with ``roles`` exactly those (one list of roles)."""
+        if not self.roles_wanted:
+            return plan
+        if self.roles is None:
+            self.roles = list_roles(self.task)
+        plan["roles"] = plan_person_roles(self.roles_wanted, self.roles, index_members(members), self.task)
+        return plan
 
     def plan(self):
         members = list_members(self.task)
         invites = list_invites(self.task)
         options = dict(purge=self.params["purge"], purge_owners=self.params["purge_owners"],
                        resend_expired=self.params["resend_expired"])
-        plan = plan_roster(self.people, members, invites, **options)
+        plan = self.plan_roles(plan_roster(self.people, members, invites, **options), members)
         if not roster_needs_caller(plan):
             return plan
         me = caller_identity(self.task, "posthog.admin.roster")
@@ -847,7 +872,7 @@ class Roster(Planner):
             raise Failure("Cannot tell which member the API key's own user is (GET /api/users/@me/ answered no "
                           "uuid or email that matches a member), so nothing was changed: the roster never removes "
                           "or re-levels its own caller, and will not guess.")
-        plan = plan_roster(self.people, members, invites, caller_key=key, **options)
+        plan = self.plan_roles(plan_roster(self.people, members, invites, caller_key=key, **options), members)
         caller = index_members(members).get(key) if key else None
         if caller is not None:
             refusals = roster_refusals(plan, key, caller.get("level"))
@@ -859,9 +884,21 @@ class Roster(Planner):
         return plan
 
     def changed(self, plan):
-        return bool(plan["invite"] or plan["update"] or plan["remove"] or plan["revoke"])
+        roles = plan.get("roles") or {}
+        return bool(plan["invite"] or plan["update"] or plan["remove"] or plan["revoke"] or roles.get("add")
+                    or roles.get("remove"))
 
     def apply(self, plan, progress):
+        self.apply_people(plan, progress)
+        roles = plan.get("roles") or {}
+        for email, role, membership in roles.get("remove", []):
+            remove_holder(self.task, role, membership)
+            progress.record("took roles", "%s (%s)" % (email, role["name"]))
+        for email, member, role in roles.get("add", []):
+            add_holder(self.task, role, member)
+            progress.record("gave roles", "%s (%s)" % (email, role["name"]))
+
+    def apply_people(self, plan, progress):
         payloads = [invite_payload(p, self.params["send_email"]) for p in plan["invite"]]
         if payloads:
             send_invites(self.task, payloads, progress)
@@ -889,7 +926,7 @@ class Roster(Planner):
         return explain(error)
 
     def report(self, plan):
-        return dict(
+        report = dict(
             invited=[p["email"] for p in plan["invite"]],
             updated=[dict(email=member_email(c["member"]), before=level_name(c["before"]),
                           after=level_name(c["after"])) for c in plan["update"]],
@@ -900,7 +937,24 @@ class Roster(Planner):
             kept=plan["kept"],
             roster=plan["after"],
         )
+        roles = plan.get("roles")
+        if roles is not None:
+            changes = {}
+            for email, dummy, role in roles["add"]:
+                changes.setdefault(email, dict(email=email, added=[], removed=[]))["added"].append(role["name"])
+            for email, role, dummy in roles["remove"]:
+                changes.setdefault(email, dict(email=email, added=[], removed=[]))["removed"].append(role["name"])
+            report.update(roles=roles["after"], roles_changed=[changes[e] for e in sorted(changes)],
+                          roles_pending=[dict(email=e, roles=names) for e, names in sorted(roles["pending"].items())])
+        return report
 
     def diff(self, plan):
         changed = [e for e in plan["after"] if plan["before"].get(e) != plan["after"][e]]
-        return (dict((e, plan["before"].get(e)) for e in changed), dict((e, plan["after"][e]) for e in changed))
+        before = dict((e, plan["before"].get(e)) for e in changed)
+        after = dict((e, plan["after"][e]) for e in changed)
+        roles = plan.get("roles") or {}
+        for email, wanted in (roles.get("after") or {}).items():
+            if roles["before"].get(email) != wanted:
+                before["%s roles" % email] = ", ".join(roles["before"].get(email) or [])
+                after["%s roles" % email] = ", ".join(wanted)
+        return before, after

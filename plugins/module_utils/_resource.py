@@ -151,6 +151,9 @@ class Step:
     """
 
     action = "changed"
+    # False: the step only watches the object (waits for a status); what it did is recorded in
+    # Result.actions, but the task is not changed.
+    changes = True
 
     def describe(self, plan):
         """What was done, in words (``paused``), for :attr:`Result.actions`."""
@@ -213,6 +216,7 @@ class Resource:
         self.listing = listing      # a Listing of the collection, shared by the items of a list
         self.found = None           # the object the look-up found (set by converge)
         self.seen = []              # the objects the look-up read (what PostHog's objects look like)
+        self.departing = None       # the match the look-up set aside because it is gone (see gone())
 
     # ------------------------------------------------------------------ hooks: describing
     def collection_path(self):
@@ -306,6 +310,17 @@ class Resource:
         """hook: whether a listed object is one this resource manages."""
         return isinstance(obj, dict)
 
+    def complete(self, obj):
+        """hook: the whole object for the match a look-up found in a list, where PostHog's list
+        answers a summary (one GET of ``obj``); default: the match as listed."""
+        return obj
+
+    def gone(self, obj):
+        """hook: whether an object PostHog still shows is already on its way out (a proxy record
+        being deleted): the look-up treats it as missing, and keeps it in :attr:`departing` so that
+        :meth:`missing` can say why it cannot be created again yet."""
+        return False
+
     def missing(self):
         """hook: why a missing object cannot be created (a sentence), or None when it can."""
         option, dummy = self.lookup()
@@ -384,14 +399,19 @@ class Resource:
             if obj is not None and not isinstance(obj, dict):
                 raise Failure("Unexpected answer to GET %s: not an object" % self.detail_path(value))
             self.seen = [obj] if obj else []
+            if obj and self.gone(obj):
+                self.departing, obj = obj, None
             return obj
         self.seen = [obj for obj in self._candidates(option, value, fresh) if self.manageable(obj)]
         matches = [obj for obj in self.seen if self.equal(option, value, self.read(obj, option))]
+        leaving = [obj for obj in matches if self.gone(obj)]
+        matches = [obj for obj in matches if not self.gone(obj)]
+        self.departing = leaving[0] if leaving else None
         if len(matches) > 1:
             raise Failure("%s is ambiguous: %d %ss match (ids %s); set %s to pick one" % (
                 self.identity(), len(matches), self.kind, ", ".join(str(m.get("id")) for m in matches),
                 self.id_option or "a more precise option"))
-        return matches[0] if matches else None
+        return self.complete(matches[0]) if matches else None
 
     def _recover_created(self):
         """After an ambiguous create failure: the object if the POST went through, else None."""
@@ -486,7 +506,10 @@ class Resource:
                 result.obj = step.predict(self, result, plan)
             else:
                 result.obj = step.apply(self, result, plan)
-            result.did(step.describe(plan), not self.task.check_mode)
+            if step.changes:
+                result.did(step.describe(plan), not self.task.check_mode)
+            else:
+                result.actions.append(step.describe(plan))
 
 
 class Listing:

@@ -66,6 +66,16 @@ options:
     description: The statistics method new experiments use.
     type: str
     choices: [bayesian, frequentist]
+  default_role:
+    description:
+      - The name of the role (compared regardless of case) that PostHog gives everyone who joins the
+        organization from now on; an empty string for none. It costs one request, a list of the
+        organization's roles.
+      - The role must exist; create it first with M(posthog.admin.role). A new organization has no
+        roles yet, so this cannot be set in the task that creates it. In check mode a role that does
+        not exist yet is assumed to be created by an earlier task, with a warning.
+      - PostHog stores the role's id, C(default_role_id) in RV(organization).
+    type: str
 notes:
   - Needs the scope C(organization:read), and C(organization:write) to change anything.
   - Updating needs the admin level in the organization; deleting needs the owner level.
@@ -73,6 +83,7 @@ notes:
     on rename.
 seealso:
   - module: posthog.admin.organization_info
+  - module: posthog.admin.role
 """
 
 EXAMPLES = r"""
@@ -87,6 +98,11 @@ EXAMPLES = r"""
   posthog.admin.organization:
     id: "{{ acme.organization.id }}"
     name: Acme Corp
+
+- name: Give everyone who joins the Viewers role
+  posthog.admin.organization:
+    id: "{{ acme.organization.id }}"
+    default_role: Viewers
 
 - name: Delete an organization (owner only)
   posthog.admin.organization:

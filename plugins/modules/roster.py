@@ -27,6 +27,10 @@ description:
     at which level, who may change or remove whom); a plan PostHog would refuse fails with
     PostHog's own words and changes nothing.
   - People join by accepting their invite; PostHog has no way to add a member directly.
+  - A person listed with O(people[].roles) holds exactly those roles of the organization after the
+    task (missing ones given, others taken), in the same run. Only members can hold roles; for
+    people who are invited but have not joined yet, the roles are reported in RV(roles_pending) and
+    given by a later run (PostHog gives the organization's default role on joining).
 author:
   - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
@@ -57,6 +61,14 @@ options:
           - The person's first name, used in the invite email (at most 30 characters).
           - Only used when an invite is sent; PostHog does not let anyone change another user's name.
         type: str
+      roles:
+        description:
+          - The names of the roles the person holds (compared regardless of case); an empty list for
+            none. Omit to leave the person's roles alone.
+          - The roles must exist (see M(posthog.admin.role)); the task fails before any change
+            otherwise. The organization's default role counts like any other; list it to keep it.
+        type: list
+        elements: str
   purge:
     description:
       - Whether to remove members who are not listed and revoke invites of people who are not
@@ -90,10 +102,13 @@ notes:
     (it reads C(/api/users/@me/) to recognise the key's own membership and level).
   - Changing levels, removing members and revoking invites needs the admin level; making owners and
     removing owners needs the owner level; nobody can change their own level.
-  - "Requests: one list of members and one list of invites (500 per page); then, only when
-    something changes, one read of the key's user, one request per 20 invites, one PATCH per level
-    change and one DELETE per removal (two for an owner) or revoked invite. A run that changes nothing
-    makes two requests."
+  - "Requests: one list of members and one list of invites (500 per page), and one list of roles when
+    a person has O(people[].roles); then, only when something changes, one read of the key's user,
+    one request per 20 invites, one PATCH per level change, one DELETE per removal (two for an owner)
+    or revoked invite, and one POST per role given and one DELETE per role taken. A run that changes
+    nothing makes two requests (three with roles)."
+  - Giving and taking roles needs the admin level and the scopes C(organization:read) and
+    C(organization:write).
   - PostHog answers the bulk invite endpoint with HTTP 201; the spec documents 200. Both are accepted.
 seealso:
   - module: posthog.admin.invite
@@ -116,6 +131,16 @@ EXAMPLES = r"""
       - email: cy@example.com
         first_name: Cy
   register: acme_people
+
+- name: Levels and roles of each person in one task
+  posthog.admin.roster:
+    organization: Acme
+    people:
+      - email: ada@example.com
+        level: owner
+        roles: [Engineering, Leadership]
+      - email: bob@example.com
+        roles: [Support]
 
 - name: Show what happened
   ansible.builtin.debug:
@@ -178,6 +203,31 @@ kept:
   sample:
     - email: admin@example.com
       reason: the API key's own user
+roles:
+  description:
+    - With O(people[].roles), the roles of each such member after the task (in check mode, as they
+      would be), by email address.
+  returned: when a person has O(people[].roles)
+  type: dict
+  sample:
+    ada@example.com: [Engineering, Leadership]
+roles_changed:
+  description: The members whose roles this task changed, with the roles given and taken.
+  returned: when a person has O(people[].roles)
+  type: list
+  elements: dict
+  sample:
+    - email: bob@example.com
+      added: [Support]
+      removed: []
+roles_pending:
+  description: People listed with O(people[].roles) who are not members yet (invited), with the roles a later run gives them.
+  returned: when a person has O(people[].roles)
+  type: list
+  elements: dict
+  sample:
+    - email: cy@example.com
+      roles: [Support]
 roster:
   description:
     - Everyone involved after the task (in check mode, as it would be), by email address. A member
@@ -190,7 +240,9 @@ roster:
     jane@example.com: admin
     cy@example.com: invited as member
 diff:
-  description: The same view as RV(roster), before and after, in diff mode.
+  description:
+    - The same view as RV(roster), before and after, in diff mode; with O(people[].roles), an entry
+      C(<email> roles) for each member whose roles change.
   returned: when diff mode is on
   type: dict
   sample:

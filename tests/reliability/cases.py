@@ -505,6 +505,118 @@ ROSTER = ModuleCase(
 )
 
 
+# ------------------------------------------------------------------------------------ role
+ROLE_NAME = "Reliability Role"
+
+
+def grant(api, *features):
+    """Add paid features to the bootstrap organization (keeping those other setups granted)."""
+    api.call("PATCH", "/_emulator/organizations/emulator-org/features", {"features": list(features)})
+
+
+def roles_by_name(api):
+    return by_key(api.list_all(ORG + "/roles/"), lambda r: r["name"])
+
+
+def holders(role):
+    return sorted(m["user"]["email"] for m in role["members"])
+
+
+def setup_role(api):
+    join(api, "rachel@role.example")
+    join(api, "ravi@role.example")
+
+
+def verify_role(api, results):
+    roles = roles_by_name(api)
+    assert_once(roles, [ROLE_NAME, "Reliability Extra"], "role")
+    role = roles[ROLE_NAME][0]
+    assert role["id"] == results["r0"]["role"]["id"] == results["r1"]["role"]["id"]
+    assert holders(role) == ["rachel@role.example", "ravi@role.example"], holders(role)
+    assert holders(roles["Reliability Extra"][0]) == ["ravi@role.example"]
+    assert results["r2"]["roles"][1]["member_emails"] == ["ravi@role.example"]
+
+
+ROLE = ModuleCase(
+    module="posthog.admin.role",
+    setup=setup_role,
+    converge=[
+        {"name": ROLE_NAME, "members": ["Rachel@role.example"]},
+        {"id": "{{ r0.role.id }}", "members": ["rachel@role.example", "ravi@role.example"], "purge": True},
+        {"roles": [{"name": "reliability role"}, {"name": "Reliability Extra", "members": ["ravi@role.example"]}],
+         "organization": "Emulator Org"},
+    ],
+    verify=verify_role,
+    create_path=r"/api/organizations/[^/]+/roles/?$",
+    bad_input=[
+        BadInput({"name": ""}, r"name must be 1 to 200 characters", "empty name"),
+        BadInput({"name": ROLE_NAME, "members": ["nobody"]}, r"'nobody' is not an email address", "not an address"),
+        BadInput({"name": ROLE_NAME, "members": ["a@role.example", "A@role.example"]}, r"listed twice",
+                 "listed twice"),
+        BadInput({"name": ROLE_NAME, "members": ["stranger@role.example"]},
+                 r"stranger@role.example is not a member of the organization and not invited", "a stranger"),
+        BadInput({"roles": [{"name": "x"}, {"name": "X"}]}, r"roles\[0\] and roles\[1\] name the same object",
+                 "duplicate items"),
+        BadInput({"name": ROLE_NAME, "state": "gone"}, r"state must be one of: present, absent", "unknown state"),
+        BadInput({"id": UNKNOWN_UUID, "name": ROLE_NAME}, r"not found; omit id", "unknown id"),
+        BadInput({"name": ROLE_NAME, "organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
+    ],
+)
+
+
+# ------------------------------------------------------------------------------- role_info
+def setup_role_info(api):
+    role = api.call("POST", ORG + "/roles/", {"name": "Info Role"})
+    me = api.get("/api/users/@me/")
+    api.call("POST", ORG + "/roles/%s/role_memberships/" % role["id"], {"user_uuid": me["uuid"]})
+
+
+def verify_role_info(api, results):
+    assert sorted(r["name"] for r in results["r0"]["roles"]) == sorted(roles_by_name(api))
+    assert [(r["name"], r["member_emails"]) for r in results["r1"]["roles"]] == [("Info Role", ["admin@example.com"])]
+    assert [r["id"] for r in results["r2"]["roles"]] == [results["r1"]["roles"][0]["id"]]
+
+
+ROLE_INFO = ModuleCase(
+    module="posthog.admin.role_info",
+    setup=setup_role_info,
+    converge=[{}, {"name": "info ROLE"}, {"id": "{{ r1.roles[0].id }}", "organization": "emulator-org"}],
+    verify=verify_role_info,
+    bad_input=[
+        BadInput({"colour": "red"}, r"Unsupported parameters.*colour", "unknown option"),
+        BadInput({"organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
+    ],
+)
+
+
+# ------------------------------------------------------------------------------- roster, roles
+def setup_roster_roles(api):
+    join(api, "rho@roles-roster.example")
+    api.call("POST", ORG + "/roles/", {"name": "Roster Role"})
+
+
+def verify_roster_roles(api, results):
+    roles = roles_by_name(api)
+    assert holders(roles["Roster Role"][0]) == ["rho@roles-roster.example"]
+    assert results["r0"]["roles"] == {"rho@roles-roster.example": ["Roster Role"]}
+
+
+ROSTER_ROLES = ModuleCase(
+    module="posthog.admin.roster",
+    name="roster_roles",
+    setup=setup_roster_roles,
+    converge=[{"people": [{"email": "admin@example.com", "level": "owner"},
+                          {"email": "rho@roles-roster.example", "roles": ["roster role"]}]}],
+    verify=verify_roster_roles,
+    create_path=r"/api/organizations/[^/]+/roles/[^/]+/role_memberships/?$",
+    bad_input=[
+        BadInput({"people": [{"email": "admin@example.com", "level": "owner"},
+                             {"email": "rho@roles-roster.example", "roles": ["No Such Role"]}]},
+                 r"'No Such Role' does not exist", "unknown role"),
+    ],
+)
+
+
 # ------------------------------------------------------------------------------ batch_export
 S3_KEY_ID = "AKIARELIABILITYKEY0001"
 S3_SECRET = "reliability-s3-secret-access-key-0001"
@@ -850,6 +962,144 @@ EVENT_DEFINITION_INFO = ModuleCase(
 )
 
 
+# ------------------------------------------------------------------------------------ project
+WEBHOOK = "https://hooks.slack.example/services/T000/B000/reliability-webhook-secret-0004"
+
+
+def setup_project(api):
+    grant(api, "organizations_projects")
+
+
+def verify_project(api, results):
+    named = by_key(api.list_all(ORG + "/projects/"), lambda p: p["name"])
+    assert_once(named, ["Reliability Web"], "project")
+    project = api.get(ORG + "/projects/%s/" % named["Reliability Web"][0]["id"])
+    assert project["id"] == results["r0"]["project"]["id"] == results["r1"]["project"]["id"]
+    assert project["timezone"] == "Europe/Paris" and project["anonymize_ips"] is True
+    assert sorted(project["app_urls"]) == ["https://reliability.example", "https://www.reliability.example"]
+    assert project["session_recording_sample_rate"] == "0.50"
+    assert project["slack_incoming_webhook"] == WEBHOOK
+
+
+PROJECT = ModuleCase(
+    module="posthog.admin.project",
+    setup=setup_project,
+    converge=[
+        {"name": "Reliability Web", "timezone": "Europe/Paris", "anonymize_ips": True,
+         "app_urls": ["https://reliability.example", "https://www.reliability.example"],
+         "slack_incoming_webhook": WEBHOOK},
+        {"id": "{{ r0.project.id }}", "name": "Reliability Web", "session_recording_sample_rate": 0.5,
+         "organization": "Emulator Org"},
+    ],
+    verify=verify_project,
+    create_path=r"/api/organizations/[^/]+/projects/?$",
+    secrets=(WEBHOOK,),
+    bad_input=[
+        BadInput({"name": "Reliability Web", "state": "absent"}, r"set confirm_delete: true", "unconfirmed delete"),
+        BadInput({"name": "   "}, r"name must be 1 to 200 characters", "blank name"),
+        BadInput({"id": "web", "anonymize_ips": True}, r"id must be a project's numeric id", "malformed id"),
+        BadInput({"id": "99999", "anonymize_ips": True}, r"project with id 99999 not found; omit id", "unknown id"),
+        BadInput({"name": "Reliability Web", "session_recording_sample_rate": 2}, r"from 0 to 1", "sample rate"),
+        BadInput({"name": "Reliability Web", "week_start_day": "friday"}, r"week_start_day must be one of",
+                 "unknown week day"),
+        BadInput({"name": "Reliability Web", "organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
+    ],
+)
+
+
+# ------------------------------------------------------------------------------- project_info
+# No setup creates a project: creating one makes it the key's current project, and the TLS test runs
+# every setup before the modules that use the @current project.
+def verify_project_info(api, results):
+    everything = sorted(p["id"] for p in api.list_all(ORG + "/projects/"))
+    assert sorted(p["id"] for p in results["r0"]["projects"]) == everything
+    assert [(p["name"], p["timezone"]) for p in results["r1"]["projects"]] == [("Default project", "UTC")]
+    assert "app_urls" in results["r1"]["projects"][0]  # read whole
+    assert [p["id"] for p in results["r2"]["projects"]] == [results["r1"]["projects"][0]["id"]]
+
+
+PROJECT_INFO = ModuleCase(
+    module="posthog.admin.project_info",
+    converge=[{}, {"name": "DEFAULT project"}, {"id": "{{ r1.projects[0].id }}"}],
+    verify=verify_project_info,
+    bad_input=[
+        BadInput({"colour": "red"}, r"Unsupported parameters.*colour", "unknown option"),
+        BadInput({"organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
+    ],
+)
+
+
+# ------------------------------------------------------------------------------- proxy_record
+PROXY = "proxy.reliability.example"
+
+
+def setup_proxy_record(api):
+    """A record whose CNAME is published, so waiting for it ends valid."""
+    grant(api, {"key": "managed_reverse_proxy", "limit": 10})
+    made = api.call("POST", ORG + "/proxy_records/", {"domain": "live." + PROXY})
+    api.call("POST", "/_emulator/dns", {"name": "live." + PROXY, "type": "CNAME", "value": made["target_cname"]})
+
+
+def verify_proxy_record(api, results):
+    records = by_key([r for r in api.get(ORG + "/proxy_records/")["results"] if r["domain"].endswith(PROXY)],
+                     lambda r: r["domain"])
+    assert sorted(records) == ["live." + PROXY, "new." + PROXY], sorted(records)
+    assert_once(records, records, "proxy record")
+    assert records["new." + PROXY][0]["id"] == results["r0"]["proxy_record"]["id"] == results["r2"]["proxy_record"]["id"]
+    assert records["live." + PROXY][0]["status"] == "valid"
+    assert results["r1"]["proxy_record"]["status"] == "valid"
+    assert results["r0"]["proxy_record"]["dns_record"]["value"] == records["new." + PROXY][0]["target_cname"]
+
+
+PROXY_RECORD = ModuleCase(
+    module="posthog.admin.proxy_record",
+    setup=setup_proxy_record,
+    converge=[
+        {"domain": "new." + PROXY},
+        {"domain": "Live.Proxy.Reliability.Example.", "wait": True, "wait_interval": 1, "wait_timeout": 60},
+        {"id": "{{ r0.proxy_record.id }}", "organization": "emulator-org"},
+    ],
+    verify=verify_proxy_record,
+    create_path=r"/api/organizations/[^/]+/proxy_records/?$",
+    bad_input=[
+        BadInput({"domain": ""}, r"domain must not be empty", "empty domain"),
+        BadInput({"domain": "https://x." + PROXY}, r"no scheme, path", "a URL"),
+        BadInput({"domain": "x" * 60 + "." + PROXY}, r"PostHog accepts at most 64", "too long"),
+        BadInput({"domain": "x." + PROXY, "wait_interval": 0}, r"wait_interval must be at least 1 second",
+                 "interval zero"),
+        BadInput({"id": "not-a-uuid"}, r"proxy record with id not-a-uuid not found; omit id", "malformed id"),
+        BadInput({"domain": "x." + PROXY, "organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
+    ],
+)
+
+
+# -------------------------------------------------------------------------- proxy_record_info
+def setup_proxy_record_info(api):
+    grant(api, {"key": "managed_reverse_proxy", "limit": 10})
+    for name in ("a.info-proxy.example", "b.info-proxy.example"):
+        api.call("POST", ORG + "/proxy_records/", {"domain": name})
+
+
+def verify_proxy_record_info(api, results):
+    everything = sorted(r["domain"] for r in api.get(ORG + "/proxy_records/")["results"])
+    assert sorted(r["domain"] for r in results["r0"]["proxy_records"]) == everything
+    assert [r["domain"] for r in results["r1"]["proxy_records"]] == ["a.info-proxy.example"]
+    assert results["r1"]["proxy_records"][0]["dns_record"]["record_type"] == "CNAME"
+    assert [r["id"] for r in results["r2"]["proxy_records"]] == [results["r1"]["proxy_records"][0]["id"]]
+
+
+PROXY_RECORD_INFO = ModuleCase(
+    module="posthog.admin.proxy_record_info",
+    setup=setup_proxy_record_info,
+    converge=[{}, {"domain": "A.info-proxy.example."}, {"id": "{{ r1.proxy_records[0].id }}"}],
+    verify=verify_proxy_record_info,
+    bad_input=[
+        BadInput({"colour": "red"}, r"Unsupported parameters.*colour", "unknown option"),
+        BadInput({"organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
+    ],
+)
+
+
 # ------------------------------------------------------------------------ organization_state
 STATE_ORG = "State Org"
 STATE_SECRET = "reliability-state-s3-secret-0004"
@@ -925,11 +1175,14 @@ ORGANIZATION_STATE_INFO = ModuleCase(
 
 
 # The TLS test runs every first task in this order on one server. The roster purges everyone
-# unlisted: it comes after the other people modules. Creating an organization makes it the key's
-# current one (as in PostHog): organization comes last, after every module that uses @current.
-MODULES = [DOMAIN, DOMAINS, DOMAIN_INFO, INVITE, INVITE_INFO, MEMBER, MEMBER_INFO, ROSTER, BATCH_EXPORT, BATCH_EXPORT_INFO,
-           BATCH_EXPORT_BACKFILL, PIPELINE_PLUGIN, PIPELINE_PLUGIN_INFO, EVENT_DEFINITION, EVENT_DEFINITION_INFO,
-           ORGANIZATION_STATE_INFO, ORGANIZATION_INFO, ORGANIZATION, ORGANIZATION_STATE]
+# unlisted: it comes after the other people modules (roles included: they need their members).
+# Creating a project makes it the key's current project, and creating an organization its current
+# organization (as in PostHog): project comes after every module that uses the @current project,
+# organization last, after every module that uses @current.
+MODULES = [DOMAIN, DOMAINS, DOMAIN_INFO, INVITE, INVITE_INFO, MEMBER, MEMBER_INFO, ROLE, ROLE_INFO, ROSTER, ROSTER_ROLES,
+           BATCH_EXPORT, BATCH_EXPORT_INFO, BATCH_EXPORT_BACKFILL, PIPELINE_PLUGIN, PIPELINE_PLUGIN_INFO,
+           EVENT_DEFINITION, EVENT_DEFINITION_INFO, ORGANIZATION_STATE_INFO, PROJECT_INFO, PROJECT, PROXY_RECORD,
+           PROXY_RECORD_INFO, ORGANIZATION_INFO, ORGANIZATION, ORGANIZATION_STATE]
 
 
 # --------------------------------------------------------------------------- inventory plugin

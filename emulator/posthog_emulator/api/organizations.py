@@ -13,7 +13,7 @@ Mirrors ``posthog/api/organization.py`` as PostHog Cloud runs it:
   user's current organization and project switch to the new ones. Cloud has no multi-organization
   premium check, so neither has the emulator.
 * **Update** (PATCH/PUT): level >= 8 (admin), else 403 "Your organization access level is
-  insufficient.".
+  insufficient.". ``default_role_id`` takes a role of the organization or null (``rules.roles``).
 * **Delete**: level 15 (owner), same 403 otherwise; 204. Memberships and projects go with it; users
   whose current organization it was move to another membership (or none).
 
@@ -30,11 +30,12 @@ from rest_framework import serializers, viewsets
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 
-from posthog_emulator.api.shared import ProjectBasicSerializer, TeamBasicSerializer
+from posthog_emulator.api.shared import ProjectBasicSerializer, TeamBasicSerializer, rule_errors
 from posthog_emulator.auth import personal_api_key_of
 from posthog_emulator.models import INTERNAL_BOT_EMAIL_SUFFIX, Organization, OrganizationMembership, User
 from posthog_emulator.permissions import APIScopePermission, OrganizationAdminWritePermissions
 from posthog_emulator.routing import EmulatorViewSetMixin
+from posthog_emulator.rules.roles import check_default_role
 
 INSTANCE_TAG = "none"  # PostHog's settings.INSTANCE_TAG default
 
@@ -68,7 +69,13 @@ class OrganizationSerializer(serializers.ModelSerializer):
     projects = serializers.SerializerMethodField()
     metadata = serializers.SerializerMethodField()
     member_count = serializers.SerializerMethodField()
-    default_role_id = serializers.SerializerMethodField()
+    # Writable although PostHog also lists it in read_only_fields (DRF ignores that for declared
+    # fields); stored unchecked there, checked against the organization's roles here (rules.roles).
+    default_role_id = serializers.CharField(
+        required=False,
+        allow_null=True,
+        help_text="ID of the role to automatically assign to new members joining the organization",
+    )
     logo_media_id = serializers.UUIDField(required=False, allow_null=True)
 
     class Meta:
@@ -110,7 +117,6 @@ class OrganizationSerializer(serializers.ModelSerializer):
             "metadata",
             "customer_id",
             "member_count",
-            "default_role_id",
         ]
 
     def validate_logo_media_id(self, value):
@@ -160,8 +166,10 @@ class OrganizationSerializer(serializers.ModelSerializer):
             return annotated
         return member_count_queryset().filter(organization=organization).count()
 
-    def get_default_role_id(self, organization: Organization) -> None:
-        return None  # roles are an enterprise feature the emulator does not have
+    def validate_default_role_id(self, value):
+        roles = self.instance.roles.values_list("id", flat=True) if self.instance is not None else []
+        with rule_errors():
+            return check_default_role(value, roles)
 
 
 class OrganizationViewSet(EmulatorViewSetMixin, viewsets.ModelViewSet):

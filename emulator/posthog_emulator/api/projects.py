@@ -1,20 +1,32 @@
-"""``GET /api/projects`` and ``GET /api/projects/<id|@current>`` (read-only; scope ``project``).
+"""Projects: ``/api/organizations/<id|@current>/projects`` (full CRUD) and ``/api/projects``
+(read only). Scope object ``project``. Mirrors ``ProjectViewSet`` in ``posthog/api/project.py`` and
+its permission classes in ``posthog/permissions.py`` (facts 10 "Projects"):
 
-Other resources (event definitions) need a project ID; this is where clients find one (spec 4).
-Mirrors ``ProjectViewSet`` in ``posthog/api/project.py``:
-
-* **List**: projects of the organizations the user belongs to, narrowed to the key's
-  ``scoped_organizations``. A key with ``scoped_teams`` gets 403 "API keys with scoped projects are
-  only supported on project-based endpoints." (PostHog resolves ``view.team`` for the scoped-team
-  check and a list has none; public reports confirm the 403 on ``GET /api/projects/``).
-* **Retrieve**: among the same projects; otherwise 404 "Not found.". ``@current`` is the user's
-  current project (404 "Not found." when none, or when outside ``scoped_organizations``). A key
-  with ``scoped_teams`` not listing the project gets 403 "API key does not have access to the
-  requested project: ID <n>.". A non-integer ID gives 400, as Django's integer lookup does in
-  PostHog ("Field 'id' expected a number but got 'abc'.").
-
-Only the basic project fields are served (PostHog's full project serializer has hundreds of
-settings that no module here manages).
+* **List** (``project:read``): the projects of the organization (or, on ``/api/projects``, of every
+  organization the user belongs to, narrowed to the key's ``scoped_organizations``), ordered by id,
+  in the basic shape of ``TeamBasicSerializer``. A key with ``scoped_teams`` gets 403 "API keys with
+  scoped projects are only supported on project-based endpoints.".
+* **Retrieve**: the full project (:mod:`posthog_emulator.api.project_serializers`). ``@current`` is
+  the user's current project (404 when it is not in the organization of the URL). A non-integer id
+  is 400 "Field 'id' expected a number but got 'abc'."; an unknown one 404 "Not found.".
+* **Create** (``project:write``, 201): first ``PremiumMultiProjectPermission``: without the
+  organization's ``organizations_projects`` feature an organization has one non-demo project, with
+  it ``limit`` of them (null: up to 2000), else 403 "You have reached the maximum limit of allowed
+  projects for your current plan. ..."; a second demo project is refused the same way. Then
+  ``UserCanCreateProjectPermission``: admins only (403 "You need to be an organization admin or
+  above to create new projects."; a non-member 404 "Organization not found."), unless ``is_demo``.
+  The new project becomes the requester's current project (not their current organization).
+* **Update** (PATCH, PUT; ``project:write`` with an API key): members may update, but only the
+  member settings (``rules.projects.MEMBER_FIELDS``); anything else needs admin: 403 "Only project
+  admins can modify these settings: <names>". A PUT also passes ``PremiumMultiProjectPermission``
+  (it guards ``update`` as well as ``create``), so on a plan without the feature a PUT of the only
+  project is refused; PATCH is not.
+* **Name**: 1 to 200 characters, trimmed, unique within the organization regardless of case: 409
+  ``conflict`` 'There is already a project called "<name>" in this organization. Choose a
+  different name.'. Omitted on create: "Default project" (then "Default project 2", ...).
+* **Delete** (``project:write``): admins only (403 "You don't have sufficient permissions in the
+  project."); 204. PostHog marks the project pending deletion and removes its data in the
+  background; the emulator removes it at once, with everything in it.
 """
 
 from functools import cached_property
@@ -22,22 +34,119 @@ from functools import cached_property
 from django.shortcuts import get_object_or_404
 from rest_framework import viewsets
 from rest_framework.exceptions import NotFound, ValidationError
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import BasePermission, IsAuthenticated
 
-from posthog_emulator.api.shared import TeamBasicSerializer
+from posthog_emulator.api.project_serializers import ProjectSerializer
+from posthog_emulator.api.shared import TeamBasicSerializer, rule_errors
 from posthog_emulator.auth import personal_api_key_of
 from posthog_emulator.models import Organization, Team
-from posthog_emulator.permissions import APIScopePermission
-from posthog_emulator.routing import EmulatorViewSetMixin
+from posthog_emulator.permissions import APIScopePermission, membership_level
+from posthog_emulator.routing import EmulatorViewSetMixin, OrganizationNestedMixin, organization_prefix
+from posthog_emulator.rules.projects import check_can_create, check_can_delete, check_plan_allows
 
 
-class ProjectSerializer(TeamBasicSerializer):
-    class Meta(TeamBasicSerializer.Meta):
-        fields = [*TeamBasicSerializer.Meta.fields, "created_at", "updated_at"]
-        read_only_fields = fields
+def project_counts(organization: Organization) -> tuple[int, bool]:
+    """(non-demo projects, whether a demo project exists) of ``organization``."""
+    teams = Team.objects.filter(organization=organization)
+    return teams.exclude(is_demo=True).count(), teams.filter(is_demo=True).exists()
+
+
+def requested_demo(request) -> bool:
+    return bool(request.data.get("is_demo")) if hasattr(request.data, "get") else False
+
+
+class ProjectCreatePermission(BasePermission):
+    """``PremiumMultiProjectPermission`` then ``UserCanCreateProjectPermission`` of a create (a demo
+    project needs membership only, as PostHog's ``OrganizationMemberPermissions``)."""
+
+    def has_permission(self, request, view) -> bool:
+        organization = view.organization
+        count, has_demo = project_counts(organization)
+        demo = requested_demo(request)
+        with rule_errors():
+            check_plan_allows(organization, demo, count, has_demo, creating=True)
+        level = membership_level(request.user, organization)
+        if level is None:
+            if demo:
+                return False
+            raise NotFound("Organization not found.")
+        with rule_errors():
+            check_can_create(organization, level, demo)
+        return True
+
+
+class ProjectWritePermission(BasePermission):
+    """A PUT passes the plan check; a DELETE needs admin (``TeamMemberLightManagementPermission``)."""
+
+    def has_permission(self, request, view) -> bool:
+        if view.action == "update":
+            count, has_demo = project_counts(view.organization)
+            with rule_errors():
+                check_plan_allows(view.organization, requested_demo(request), count, has_demo, creating=False)
+        if request.method == "DELETE":
+            with rule_errors():
+                check_can_delete(membership_level(request.user, view.organization))
+        return True
+
+
+def project_from_url(view, queryset) -> Team:
+    """The project of a detail route: ``@current``, or an integer id within ``queryset``."""
+    value = view.kwargs[view.lookup_field]
+    if value == "@current":
+        team = view.request.user.team
+        if team is None or not queryset.filter(id=team.id).exists():
+            raise NotFound()
+        return team
+    try:
+        project_id = int(value)
+    except ValueError:
+        raise ValidationError(f"Field 'id' expected a number but got {value!r}.")
+    return get_object_or_404(queryset, id=project_id)
+
+
+class OrganizationProjectViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
+    scope_object = "project"
+    queryset = Team.objects.all()
+    lookup_field = "id"
+    lookup_value_regex = r"[^/]+"
+    permission_classes = [ProjectWritePermission]
+
+    def dangerously_get_permissions(self):
+        if self.action == "create":
+            return [IsAuthenticated(), APIScopePermission(), ProjectCreatePermission()]
+        raise NotImplementedError()
+
+    def get_serializer_class(self):
+        return TeamBasicSerializer if self.action == "list" else ProjectSerializer
+
+    def safely_get_queryset(self, queryset):
+        return queryset.order_by("id")
+
+    @cached_property
+    def team(self) -> Team:
+        """The project of a detail route (scoped-team checks read it); ``KeyError`` on a list."""
+        if self.lookup_field not in self.kwargs:
+            raise KeyError(self.lookup_field)
+        return project_from_url(self, self.get_queryset())
+
+    def get_object(self):
+        team = self.team
+        self.check_object_permissions(self.request, team)
+        return team
+
+    def perform_create(self, serializer):
+        team = serializer.save()
+        user = self.request.user
+        user.current_team = team
+        user.save(update_fields=["current_team"])
+
+    def perform_destroy(self, team):
+        team.delete()
 
 
 class ProjectViewSet(EmulatorViewSetMixin, viewsets.ReadOnlyModelViewSet):
+    """``/api/projects``: every project of the user's organizations (read only here)."""
+
     scope_object = "project"
     queryset = Team.objects.none()
     lookup_field = "id"
@@ -70,11 +179,7 @@ class ProjectViewSet(EmulatorViewSetMixin, viewsets.ReadOnlyModelViewSet):
             if team is None or (scoped and str(team.organization_id) not in scoped):
                 raise NotFound()
             return team
-        try:
-            project_id = int(value)
-        except ValueError:
-            raise ValidationError(f"Field 'id' expected a number but got {value!r}.")
-        return get_object_or_404(self.get_queryset(), id=project_id)
+        return project_from_url(self, self.get_queryset())
 
     @property
     def organization(self) -> Organization:
@@ -89,4 +194,6 @@ class ProjectViewSet(EmulatorViewSetMixin, viewsets.ReadOnlyModelViewSet):
 
 
 def register(router) -> None:
+    router.register(organization_prefix("projects"), OrganizationProjectViewSet, basename="organization_projects")
     router.register(r"projects", ProjectViewSet, basename="projects")
+

@@ -1,7 +1,8 @@
 """Control endpoints of the domains area: ``/_emulator/dns``, the emulator's pretend DNS.
 
-Publish, list and withdraw the TXT records that domain verification
-(``POST /api/organizations/<id>/domains/<id>/verify``) reads instead of real DNS lookups.
+Publish, list and withdraw the records the emulator reads instead of real DNS lookups: TXT records
+for domain verification (``POST /api/organizations/<id>/domains/<id>/verify``) and CNAME records
+for managed reverse proxies (``/api/organizations/<id>/proxy_records``).
 """
 
 from django.db import IntegrityError, transaction
@@ -14,51 +15,69 @@ from posthog_emulator.models.domains import normalise_record_name
 
 
 def record_summary(record: DNSRecord) -> dict:
-    return {"name": record.name, "type": "TXT", "value": record.value}
+    return {"name": record.name, "type": record.record_type, "value": record.value}
 
 
-def parse_record(data: dict, value_required: bool = True) -> tuple[str | None, str | None]:
+def parse_type(data: dict, default: str | None = "TXT") -> str | None:
+    record_type = data.get("type", default)
+    if record_type is None:
+        return None
+    if not isinstance(record_type, str) or record_type.upper() not in DNSRecord.TYPES:
+        raise ControlError("Only TXT and CNAME records are emulated.", "type", code="invalid_choice")
+    return record_type.upper()
+
+
+def parse_record(data: dict, value_required: bool = True, default_type: str | None = "TXT"):
+    """``(name, type, value)`` of a body; a CNAME's value is normalised like a name."""
     name, value = data.get("name"), data.get("value")
-    record_type = data.get("type", "TXT")
-    if record_type is None or str(record_type).upper() != "TXT":
-        raise ControlError("Only TXT records are emulated.", "type", code="invalid_choice")
+    record_type = parse_type(data, default_type)
     if name is not None and (not isinstance(name, str) or not normalise_record_name(name)):
         raise ControlError("Expected a DNS name such as _posthog-challenge.example.com.", "name")
-    if value is not None and not isinstance(value, str):
-        raise ControlError("Expected a string.", "value")
+    if value is not None and (not isinstance(value, str) or (record_type == "CNAME" and not value.strip(" ."))):
+        raise ControlError("Expected a string." if record_type != "CNAME" else "Expected a DNS name.", "value")
     if value_required and (name is None or value is None):
         missing = "name" if name is None else "value"
         raise ControlError("This field is required.", missing, code="required")
-    return (normalise_record_name(name) if name is not None else None), value
+    if value is not None and record_type == "CNAME":
+        value = normalise_record_name(value)
+    return (normalise_record_name(name) if name is not None else None), record_type, value
 
 
 @control_view("GET", "POST", "DELETE")
 def dns(request):
-    """``POST`` publishes a TXT record ``{"name", "value"}`` (201; 200 when it already exists);
-    ``GET`` lists records (``?name=`` narrows); ``DELETE`` withdraws records: all of them without a
-    body, those of ``name`` (and ``value``, when given) otherwise. 204."""
+    """``POST`` publishes a record ``{"name", "value", "type"}`` (``type`` TXT, the default, or
+    CNAME; 201, or 200 when it already exists; a CNAME replaces the name's previous CNAME);
+    ``GET`` lists records (``?name=`` and ``?type=`` narrow); ``DELETE`` withdraws records: all
+    of them without a body, those of ``name`` (and ``type``, ``value`` when given) otherwise. 204."""
     if request.method == "GET":
         records = DNSRecord.objects.all()
         if request.GET.get("name"):
             records = records.filter(name=normalise_record_name(request.GET["name"]))
+        if request.GET.get("type"):
+            records = records.filter(record_type=parse_type({"type": request.GET["type"]}))
         return json_response([record_summary(r) for r in records])
     data = read_json(request)
     if request.method == "POST":
-        name, value = parse_record(data)
-        try:
-            with transaction.atomic():
-                record = DNSRecord.objects.create(name=name, value=value)
-            status = 201
-        except IntegrityError:
-            record = DNSRecord.objects.get(name=name, value=value)
-            status = 200
+        name, record_type, value = parse_record(data)
+        with transaction.atomic():
+            if record_type == "CNAME":
+                DNSRecord.objects.filter(name=name, record_type="CNAME").exclude(value=value).delete()
+            try:
+                with transaction.atomic():
+                    record = DNSRecord.objects.create(name=name, record_type=record_type, value=value)
+                status = 201
+            except IntegrityError:
+                record = DNSRecord.objects.get(name=name, record_type=record_type, value=value)
+                status = 200
         return json_response(record_summary(record), status=status)
-    name, value = parse_record(data, value_required=False)
+    name, record_type, value = parse_record(data, value_required=False, default_type=None)
     if name is None and request.GET.get("name"):
         name = normalise_record_name(request.GET["name"])
     records = DNSRecord.objects.all()
     if name is not None:
         records = records.filter(name=name)
+    if record_type is not None:
+        records = records.filter(record_type=record_type)
     if value is not None:
         records = records.filter(value=value)
     records.delete()

@@ -25,6 +25,7 @@ from posthog_emulator.models import (
     OrganizationInvite,
     OrganizationMembership,
     User,
+    assign_default_role,
     clock_offset,
     emulator_now,
     move_clock,
@@ -97,7 +98,8 @@ def age_invite(request, invite_id):
 
 
 def accept(invite: OrganizationInvite, first_name: str | None = None, last_name: str | None = None) -> dict:
-    """The person behind ``invite`` joins: a user (created if needed) becomes a member at its level."""
+    """The person behind ``invite`` joins: a user (created if needed) becomes a member at its level
+    and, like PostHog's ``User.join``, gets the organization's default role when it has one."""
     if invite.is_expired:
         raise ControlError("This invite has expired. Please ask your admin for a new one.", "invite")
     organization = invite.organization
@@ -107,6 +109,7 @@ def accept(invite: OrganizationInvite, first_name: str | None = None, last_name:
     if OrganizationMembership.objects.filter(organization=organization, user=user).exists():
         raise ControlError(f"{user.email} already belongs to the organization.", "email")
     membership = OrganizationMembership.objects.create(organization=organization, user=user, level=invite.level)
+    role_membership = assign_default_role(membership)  # User.join: the organization's default role
     OrganizationInvite.objects.filter(organization=organization, target_email__iexact=invite.target_email).delete()
     if user.current_organization_id is None:
         user.switch_to(organization)
@@ -116,6 +119,7 @@ def accept(invite: OrganizationInvite, first_name: str | None = None, last_name:
         "organization": organization_summary(organization),
         "level": membership.level,
         "membership_id": str(membership.id),
+        "default_role": str(role_membership.role_id) if role_membership else None,
     }
 
 

@@ -11,7 +11,9 @@ Layout:
   :mod:`~posthog_emulator.models.ids` (``uuidt``, key values and hashes ...), which hold no models.
 * one module per area, each importing only from ``core``: :mod:`~posthog_emulator.models.domains`,
   :mod:`~posthog_emulator.models.people`, :mod:`~posthog_emulator.models.batch_exports`,
-  :mod:`~posthog_emulator.models.plugins`, :mod:`~posthog_emulator.models.event_definitions`.
+  :mod:`~posthog_emulator.models.plugins`, :mod:`~posthog_emulator.models.event_definitions`,
+  :mod:`~posthog_emulator.models.projects`, :mod:`~posthog_emulator.models.roles`,
+  :mod:`~posthog_emulator.models.proxy_records`.
 
 The rest of the emulator imports models from here (``from posthog_emulator.models import
 Organization``); constants that belong to one area are imported from that area's module. A new
@@ -61,6 +63,9 @@ from posthog_emulator.models.batch_exports import (
 )
 from posthog_emulator.models.plugins import Plugin, PluginActivity, PluginArchive, PluginConfig, PluginSourceFile
 from posthog_emulator.models.event_definitions import EventDefinition, TaxonomySettings
+from posthog_emulator.models.projects import SETTING_DEFAULTS, ProjectSettings
+from posthog_emulator.models.roles import Role, RoleMembership, assign_default_role
+from posthog_emulator.models.proxy_records import ProxyRecord
 
 __all__ = [
     "BASE62",
@@ -86,10 +91,16 @@ __all__ = [
     "PluginArchive",
     "PluginConfig",
     "PluginSourceFile",
+    "ProjectSettings",
+    "ProxyRecord",
+    "Role",
+    "RoleMembership",
+    "SETTING_DEFAULTS",
     "TaxonomySettings",
     "Team",
     "User",
     "UserManager",
+    "assign_default_role",
     "clock_offset",
     "create_with_slug",
     "emulator_now",

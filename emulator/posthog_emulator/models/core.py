@@ -199,8 +199,13 @@ class Organization(models.Model):
         null=True,
     )
     customer_id = models.CharField(max_length=200, null=True, blank=True)
-    # Billing-managed on PostHog; empty on the emulator, so no paid feature is ever available.
+    # Billing-managed on PostHog; empty on the emulator unless a test grants features through
+    # /_emulator/organizations/<org>/features (see posthog_emulator.control.features).
     available_product_features = models.JSONField(default=list, blank=True)
+    # The role new members get when they join (models/roles.py); cleared when the role is deleted.
+    default_role = models.ForeignKey(
+        "posthog_emulator.Role", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     objects = OrganizationManager()
 

@@ -2,8 +2,9 @@
 
 ``OrganizationDomain`` follows ``posthog/models/organization_domain.py`` in its middle generation
 (facts 2): the SAML columns live on the domain itself. ``DNSRecord`` is emulator bookkeeping, not a
-PostHog model: the TXT records published through ``/_emulator/dns``, which ``verify`` reads instead
-of real DNS. Both are plain tables, so ``POST /_emulator/reset`` (a database flush) clears them.
+PostHog model: the records published through ``/_emulator/dns``, TXT records that domain ``verify``
+reads and CNAME records that proxy records wait for, instead of real DNS. Both are plain tables, so
+``POST /_emulator/reset`` (a database flush) clears them.
 """
 
 from __future__ import annotations
@@ -73,21 +74,39 @@ def normalise_record_name(name: str) -> str:
 
 
 class DNSRecord(models.Model):
-    """A TXT record published through the control API (emulator only, not a PostHog model)."""
+    """A TXT or CNAME record published through the control API (emulator only, not a PostHog model).
+
+    A name has any number of TXT records but at most one CNAME (as in DNS); a CNAME's value is a
+    DNS name, stored like ``name`` (lower case, no trailing dot).
+    """
+
+    TYPES = ("TXT", "CNAME")
 
     name = models.CharField(max_length=253)
+    record_type = models.CharField(max_length=10, default="TXT")
     value = models.CharField(max_length=2048)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         app_label = "posthog_emulator"
-        ordering = ["name", "id"]
-        constraints = [models.UniqueConstraint(fields=["name", "value"], name="unique_dns_record")]
+        ordering = ["name", "record_type", "id"]
+        constraints = [models.UniqueConstraint(fields=["name", "record_type", "value"], name="unique_dns_record")]
 
     def __str__(self) -> str:
-        return f"{self.name} TXT {self.value}"
+        return f"{self.name} {self.record_type} {self.value}"
 
     @classmethod
     def txt_values(cls, name: str) -> list[str]:
         """The first (only) string of every TXT answer for ``name``, as PostHog's lookup reads them."""
-        return list(cls.objects.filter(name=normalise_record_name(name)).values_list("value", flat=True))
+        return list(
+            cls.objects.filter(name=normalise_record_name(name), record_type="TXT").values_list("value", flat=True)
+        )
+
+    @classmethod
+    def cname_of(cls, name: str) -> str | None:
+        """Where the CNAME record of ``name`` points, or None when it has none."""
+        return (
+            cls.objects.filter(name=normalise_record_name(name), record_type="CNAME")
+            .values_list("value", flat=True)
+            .first()
+        )

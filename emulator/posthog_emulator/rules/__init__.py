@@ -9,6 +9,17 @@ PostHog answers; the caller turns it into its own error: the ``/api/`` layer wit
 """
 
 
+from uuid import UUID
+
+
+def parse_uuid(value) -> UUID | None:
+    """An id from a URL or body as a UUID; None when it is not one (then no object has it)."""
+    try:
+        return UUID(str(value))
+    except ValueError:
+        return None
+
+
 class RuleError(ValueError):
     """A request a rule refuses: ``detail`` is the message, ``code`` the error code (``None``: the
     caller's default), ``attr`` the field it is about (``None``: the request as a whole)."""

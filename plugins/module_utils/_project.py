@@ -1,0 +1,197 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Private to the posthog.admin collection: not a public API, may change without notice.
+
+"""Projects of an organization: the Resource behind posthog.admin.project, and project_info's read.
+
+PostHog's rules (``posthog/api/project.py``, ``posthog/permissions.py``):
+
+* ``/api/organizations/<id>/projects/`` lists projects in a short shape (name, timezone ...); one
+  GET of a project answers all its settings, so a look-up by name reads the list, then the match.
+* Creating needs an admin (members only where the plan lets them) and a plan that allows another
+  project (``organizations_projects``); PostHog makes the new project the key user's current one.
+* Members may change a few settings (session recording, surveys, exception and web vitals
+  capture); the rest, the name included, needs a project admin.
+* A name is unique within the organization regardless of case (409 otherwise).
+* Deleting a project deletes all its data: the module deletes by id, or by name only with
+  ``confirm_delete``.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Resource
+
+NAME_MAX_LENGTH = 200
+MAX_RECORDING_DURATION = 30000
+WEEK_DAYS = {"sunday": 0, "monday": 1}
+WEEK_DAY_NAMES = dict((number, name) for name, number in WEEK_DAYS.items())
+
+#: The settings the module manages, with their option types (PostHog's field names).
+SETTINGS = dict(
+    product_description=dict(type="str"),
+    timezone=dict(type="str"),
+    anonymize_ips=dict(type="bool"),
+    app_urls=dict(type="list", elements="str"),
+    recording_domains=dict(type="list", elements="str"),
+    test_account_filters=dict(type="list", elements="dict"),
+    test_account_filters_default_checked=dict(type="bool"),
+    path_cleaning_filters=dict(type="list", elements="dict"),
+    data_attributes=dict(type="list", elements="str"),
+    person_display_name_properties=dict(type="list", elements="str"),
+    autocapture_opt_out=dict(type="bool"),
+    autocapture_exceptions_opt_in=dict(type="bool"),
+    autocapture_web_vitals_opt_in=dict(type="bool"),
+    capture_console_log_opt_in=dict(type="bool"),
+    capture_performance_opt_in=dict(type="bool"),
+    session_recording_opt_in=dict(type="bool"),
+    session_recording_sample_rate=dict(type="float"),
+    session_recording_minimum_duration_milliseconds=dict(type="int"),
+    surveys_opt_in=dict(type="bool"),
+    heatmaps_opt_in=dict(type="bool"),
+    inject_web_apps=dict(type="bool"),
+    flags_persistence_default=dict(type="bool"),
+    week_start_day=dict(type="str", choices=sorted(WEEK_DAYS)),
+    slack_incoming_webhook=dict(type="str", no_log=True),
+)
+
+ARGUMENT_SPEC = dict(
+    state=dict(type="str", default="present", choices=["present", "absent"]),
+    id=dict(type="str"),
+    name=dict(type="str"),
+    confirm_delete=dict(type="bool", default=False),
+)
+ARGUMENT_SPEC.update(SETTINGS)
+
+INFO_ARGUMENT_SPEC = dict(id=dict(type="str"), name=dict(type="str"))
+
+MSG_PLAN = ("This organization's plan allows no more projects (PostHog's organizations_projects feature): upgrade "
+            "the plan, or delete a project first.")
+MSG_NAME_TAKEN = "PostHog compares project names regardless of case: choose another name, or manage that project."
+MSG_CURRENT = ("Like the PostHog web app, creating a project made it the API key user's current project: later tasks "
+               "with project_id @current act on it.")
+
+
+def sample_rate(value):
+    """``session_recording_sample_rate`` as a number (PostHog answers a decimal string: ``"0.50"``)."""
+    if value is None or value == "":
+        return None
+    try:
+        return round(float(value), 2)
+    except (TypeError, ValueError):
+        return value
+
+
+def clean_list(values):
+    """``app_urls`` / ``recording_domains`` as PostHog stores them: empty entries dropped."""
+    return [value for value in values or [] if value]
+
+
+class Project(Resource):
+    """A project of the organization, found by id or by name (unique within the organization,
+    regardless of case). With an id, ``name`` is a setting (a rename)."""
+
+    kind = "project"
+    return_key = "project"
+    lookups = ("id", "name")
+    named_by = "name or id"
+    fields = tuple(SETTINGS)
+    unordered = ("app_urls", "recording_domains")
+    secret_paths = ("slack_incoming_webhook",)
+
+    def collection_path(self):
+        return self.task.org_path("projects")
+
+    def validate(self):
+        params = self.params
+        problems = []
+        if params.get("id") is not None and not str(params["id"]).strip().isdigit():
+            problems.append("id must be a project's numeric id, got %r" % params["id"])
+        name = params.get("name")
+        if name is not None:
+            params["name"] = name.strip()
+            if not 0 < len(params["name"]) <= NAME_MAX_LENGTH:
+                problems.append("name must be 1 to %d characters, not blank; got %d characters"
+                                % (NAME_MAX_LENGTH, len(params["name"])))
+        rate = params.get("session_recording_sample_rate")
+        if rate is not None and (not 0 <= rate <= 1 or round(rate, 2) != rate):
+            problems.append("session_recording_sample_rate must be a number from 0 to 1 with at most two decimals "
+                            "(0.25 records a quarter of sessions), got %r" % rate)
+        duration = params.get("session_recording_minimum_duration_milliseconds")
+        if duration is not None and not 0 <= duration <= MAX_RECORDING_DURATION:
+            problems.append("session_recording_minimum_duration_milliseconds must be 0 to %d, got %d"
+                            % (MAX_RECORDING_DURATION, duration))
+        if params.get("state") == "absent" and params.get("id") is None and not params.get("confirm_delete"):
+            problems.append(
+                "deleting a project deletes all its data with it (events, persons, recordings, dashboards): name it "
+                "by id, or set confirm_delete: true to delete the project named %r" % params.get("name"))
+        return problems
+
+    # ------------------------------------------------------------- comparing
+    def desired(self):
+        desired = super(Project, self).desired()
+        if self.params.get("id") and self.params.get("name") is not None:
+            desired["name"] = self.params["name"]
+        if "week_start_day" in desired:
+            desired["week_start_day"] = WEEK_DAYS[desired["week_start_day"]]
+        for field in ("app_urls", "recording_domains"):
+            if field in desired:
+                desired[field] = clean_list(desired[field])
+        return desired
+
+    def read(self, obj, field):
+        value = super(Project, self).read(obj, field)
+        if field == "session_recording_sample_rate":
+            return sample_rate(value)
+        if field == "name" and isinstance(value, str):
+            return value.strip()
+        return value
+
+    def equal(self, field, wanted, current):
+        if field == "name" and self.params.get("id") is None:
+            # The look-up: PostHog keeps names unique regardless of case, so this is the one.
+            return isinstance(current, str) and wanted.strip().lower() == current.lower()
+        if field in ("app_urls", "recording_domains"):
+            return sorted(wanted) == sorted(clean_list(current))
+        return super(Project, self).equal(field, wanted, current)
+
+    def complete(self, obj):
+        """The list answers a summary: read the match's settings."""
+        return self.client.get(self.detail_path(obj["id"]), context="reading %s" % self.identity())
+
+    # --------------------------------------------------------------- writing
+    def create_payload(self, desired):
+        payload = dict(desired)
+        payload["name"] = self.params["name"]
+        return payload
+
+    def after_create(self, obj, payload):
+        self.task.warn(MSG_CURRENT)
+        return obj
+
+    def explain(self, error):
+        if error.status == 403 and "maximum limit" in (error.detail or ""):
+            return error.replace_hint(MSG_PLAN)
+        if error.status == 409:
+            return error.append(MSG_NAME_TAKEN)
+        return error
+
+
+def read_projects(task, params):
+    """project_info: the organization's projects as listed, or (with ``id`` or ``name``) each match
+    whole, with its settings."""
+    path = task.org_path("projects")
+    if params.get("id") is not None:
+        return dict(projects=list_or_get(task, path, params["id"], what="project"))
+    projects = list_or_get(task, path, what="project")
+    name = params.get("name")
+    if name is None:
+        return dict(projects=projects)
+    matches = [p for p in projects if (p.get("name") or "").strip().lower() == name.strip().lower()]
+    return dict(projects=[task.client.get("%s%s/" % (path, p["id"]), context="reading project %s" % p["id"])
+                          for p in matches])

@@ -1,0 +1,266 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Private to the posthog.admin collection: not a public API, may change without notice.
+
+"""Roles of an organization and who holds them: the Resource behind posthog.admin.role, role_info's
+read, and what the organization (``default_role``) and the roster (``roles`` per person) need.
+
+PostHog's rules (``ee/api/rbac/role.py``, ``User.join`` in ``posthog/models/user.py``):
+
+* a role's name is unique within the organization regardless of case;
+* a role answers its members (``members``: role memberships, each with the member's user), so one
+  list of roles tells who holds what; a membership is added with the member's user UUID
+  (``POST .../roles/<id>/role_memberships/``) and removed by its own id;
+* only members of the organization can hold a role: people who are only invited get it once they
+  join (or through the organization's default role, which PostHog gives everyone who joins);
+* members read roles; admins create, rename and delete them and change who holds them.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import copy
+
+from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._people import (
+    index_invites,
+    index_members,
+    list_invites,
+    list_members,
+    normalize_email,
+    pending_invites,
+)
+from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step
+from ansible_collections.posthog.admin.plugins.module_utils._role_membership import (
+    add_holder,
+    explain,
+    holder_emails,
+    list_roles,
+    remove_holder,
+    role_key,
+    roles_by_key,
+    with_member_emails,
+)
+
+NAME_MAX_LENGTH = 200
+ITEM_OPTIONS = ("state", "name", "id", "members", "purge")
+
+ARGUMENT_SPEC = dict(
+    state=dict(type="str", default="present", choices=["present", "absent"]),
+    id=dict(type="str"),
+    name=dict(type="str"),
+    members=dict(type="list", elements="str"),
+    purge=dict(type="bool", default=False),
+)
+
+INFO_ARGUMENT_SPEC = dict(id=dict(type="str"), name=dict(type="str"))
+
+
+# ------------------------------------------------------------------------------------ people
+def resolve_people(task, emails, purpose):
+    """``{email key: member}`` for the ``emails`` who are members; invited people are warned about
+    and left out (they get roles once they join); anyone else fails before any write.
+
+    One list of members (and one of invites when someone is not a member), kept in ``task.cache``
+    for the other items of the task.
+    """
+    if not emails or task.missing_parent:
+        return {}
+    if "members" not in task.cache:
+        task.cache["members"] = index_members(list_members(task))
+    members = task.cache["members"]
+    strangers = [e for e in emails if e.lower() not in members]
+    if strangers:
+        if "invites" not in task.cache:
+            task.cache["invites"] = index_invites(list_invites(task))
+        invited = [e for e in strangers if pending_invites(task.cache["invites"].get(e.lower()))]
+        unknown = [e for e in strangers if e not in invited]
+        if unknown:
+            verb = "is" if len(unknown) == 1 else "are"
+            raise Failure("%s: %s %s not a member of the organization and not invited to it; only members can hold a "
+                          "role. Invite them first (posthog.admin.invite or posthog.admin.roster), and run this "
+                          "again once they have joined." % (purpose, ", ".join(unknown), verb))
+        task.warn("%s: %s %s invited but not a member yet, and only members can hold a role; run this again "
+                  "once they have joined (the organization's default role, if it has one, is given on joining)"
+                  % (purpose, ", ".join(invited), "is" if len(invited) == 1 else "are"))
+    return dict((e.lower(), members[e.lower()]) for e in emails if e.lower() in members)
+
+
+# ------------------------------------------------------------------------------------ the role
+class Members(Step):
+    """Who holds the role: add the listed members missing from it, and (``purge``) take it from
+    the people not listed."""
+
+    action = "members changed"
+
+    def plan(self, resource, result):
+        wanted = resource.wanted_members()
+        if wanted is None:
+            return None
+        holders = holder_emails(result.obj)
+        add = [(email, resource.people[email]) for email in wanted if email in resource.people and email not in holders]
+        remove = [m for email, m in sorted(holders.items()) if email not in wanted] if resource.params["purge"] else []
+        return dict(add=add, remove=remove) if add or remove else None
+
+    def describe(self, plan):
+        return "members changed"
+
+    def predict(self, resource, result, plan):
+        obj = copy.deepcopy(result.obj)
+        gone = set(m.get("id") for m in plan["remove"])
+        members = [copy.deepcopy(m) for m in result.obj.get("members") or [] if m.get("id") not in gone]
+        for email, member in plan["add"]:
+            members.append(dict(id=None, role_id=obj.get("id"), user=copy.deepcopy(member.get("user")),
+                                organization_member=dict(id=member.get("id"), level=member.get("level"))))
+        obj["members"] = members
+        return obj
+
+    def apply(self, resource, result, plan):
+        obj = copy.deepcopy(result.obj)
+        members = list(obj.get("members") or [])
+        for membership in plan["remove"]:
+            remove_holder(resource.task, obj, membership)
+            members = [m for m in members if m.get("id") != membership.get("id")]
+            obj["members"] = members
+            result.obj = obj
+        for dummy, member in plan["add"]:
+            members.append(add_holder(resource.task, obj, member))
+            obj["members"] = members
+            result.obj = obj
+        return obj
+
+
+MEMBERS = Members()
+
+
+class Role(Resource):
+    """A role of the organization, by name (compared regardless of case) or id, with who holds it."""
+
+    kind = "role"
+    return_key = "role"
+    list_option = "roles"
+    item_options = ITEM_OPTIONS
+    lookups = ("id", "name")
+    named_by = "name or id"
+    fields = ()
+    steps = (UPDATE, MEMBERS)
+
+    def __init__(self, task, params, listing=None):
+        super(Role, self).__init__(task, params, listing)
+        self.people = {}  # {email key: member} of the listed members who are members
+
+    def collection_path(self):
+        return self.task.org_path("roles")
+
+    def validate(self):
+        params = self.params
+        problems = []
+        name = params.get("name")
+        if name is not None:
+            params["name"] = name.strip()
+            if not 0 < len(params["name"]) <= NAME_MAX_LENGTH:
+                problems.append("name must be 1 to %d characters, not blank; got %d characters"
+                                % (NAME_MAX_LENGTH, len(params["name"])))
+        if params.get("members") is not None:
+            seen = set()
+            normalised = []
+            for email in params["members"]:
+                try:
+                    address = normalize_email(email)
+                except ValueError as exc:
+                    problems.append("members: %s" % exc)
+                    continue
+                if address.lower() in seen:
+                    problems.append("members: %s is listed twice" % address)
+                seen.add(address.lower())
+                normalised.append(address)
+            params["members"] = normalised
+        return problems
+
+    def identities(self):
+        """Role names are the same role regardless of case."""
+        return [(option, role_key(value) if option == "name" else value)
+                for option, value in super(Role, self).identities()]
+
+    def wanted_members(self):
+        members = self.params.get("members")
+        return None if members is None else [e.lower() for e in members]
+
+    # ------------------------------------------------------------- comparing
+    def desired(self):
+        if self.params.get("id") and self.params.get("name") is not None:
+            return dict(name=self.params["name"])
+        return {}
+
+    def equal(self, field, wanted, current):
+        if field == "name" and self.params.get("id") is None:
+            return role_key(wanted) == role_key(current)
+        return super(Role, self).equal(field, wanted, current)
+
+    def view(self, obj, desired):
+        view = super(Role, self).view(obj, desired)
+        if obj is not None and self.params.get("members") is not None:
+            view["members"] = sorted(holder_emails(obj))
+        return view
+
+    def shape(self, obj):
+        return with_member_emails(obj)
+
+    # --------------------------------------------------------------- checking
+    def guard(self, current):
+        """Before any write: the listed people must be members (or invited: then warned about)."""
+        if self.params.get("state") == "absent" or self.params.get("members") is None:
+            return
+        holders = holder_emails(current)
+        missing = [e for e in self.params["members"] if e.lower() not in holders]
+        self.people = resolve_people(self.task, missing, self.identity())
+
+    # --------------------------------------------------------------- writing
+    def create_payload(self, desired):
+        return dict(name=self.params["name"])
+
+    def predict_create(self, payload):
+        return dict(id=None, name=payload["name"], members=[], is_default=False, created_by=None, created_at=None)
+
+    def explain(self, error):
+        return explain(error)
+
+
+def read_roles(task, params):
+    """role_info: the organization's roles (or one by id, or by name regardless of case), each with
+    ``member_emails``."""
+    roles = list_or_get(task, task.org_path("roles"), params.get("id"), what="role")
+    if params.get("name") is not None:
+        roles = [r for r in roles if role_key(r.get("name")) == role_key(params["name"])]
+    return dict(roles=[with_member_emails(r) for r in roles])
+
+
+# ------------------------------------------------------------------------------- the default role
+def default_role_id(task, organization, name):
+    """The id of the role ``name`` of ``organization`` (PostHog's object), for its ``default_role_id``;
+    None for an empty name (no default role). Fails when the role does not exist, except in check
+    mode, where an earlier task may be about to create it (then a placeholder, and a warning)."""
+    if name is None:
+        return None
+    if not name.strip():
+        return ""
+    if organization is None:
+        if task.check_mode:
+            task.warn("check mode: the default role %r can only be set once the organization and the role exist"
+                      % name)
+            return "(the id of role %r)" % name
+        raise Failure("default_role %r: a new organization has no roles yet. Create the organization, then the role "
+                      "(posthog.admin.role), then set default_role." % name)
+    path = "/api/organizations/%s/" % organization["id"]
+    found = roles_by_key(list_roles(task, path)).get(role_key(name))
+    if found is not None:
+        return found["id"]
+    if task.check_mode:
+        task.warn("default_role %r does not exist yet; check mode assumes an earlier task creates it (a real run "
+                  "fails if it still does not exist)" % name)
+        return "(the id of role %r)" % name
+    raise Failure("default_role %r is not a role of the organization; create it first with posthog.admin.role" % name)

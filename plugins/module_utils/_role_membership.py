@@ -1,0 +1,130 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Private to the posthog.admin collection: not a public API, may change without notice.
+
+"""Who holds which role of an organization: reading roles, planning and writing role memberships.
+
+Shared by the role module (``_role.py``) and the roster (``_people.py``), and depending on neither.
+PostHog answers a role with its ``members`` (role memberships, each with the member's user), adds a
+membership with the member's user UUID (``POST .../roles/<id>/role_memberships/``) and removes one
+by its own id (``DELETE .../role_memberships/<id>/``); role names are unique regardless of case.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import copy
+
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure
+
+MSG_ADMIN = "Only admins and owners create, change and delete roles and their members; use an admin's API key."
+
+
+# ------------------------------------------------------------------------------------ reading roles
+def role_key(name):
+    """How role names are compared: PostHog keeps them unique regardless of case."""
+    return (name or "").strip().lower()
+
+
+def holder_emails(role):
+    """The email addresses of the people holding ``role`` (as PostHog lists its members), lower-cased."""
+    return dict((((m.get("user") or {}).get("email") or "").lower(), m) for m in (role or {}).get("members") or []
+                if (m.get("user") or {}).get("email"))
+
+
+def with_member_emails(role):
+    """A copy of a role with ``member_emails``: who holds it, sorted."""
+    if not role:
+        return role
+    shaped = copy.deepcopy(role)
+    shaped["member_emails"] = sorted(((m.get("user") or {}).get("email") or "") for m in role.get("members") or [])
+    return shaped
+
+
+def list_roles(task, organization_path=None):
+    """The roles of the task's organization (or of ``organization_path``, ``/api/organizations/<id>/``)."""
+    if task.missing_parent:
+        return []
+    path = organization_path + "roles/" if organization_path else task.org_path("roles")
+    return task.client.list_all(path, context="listing roles")
+
+
+def roles_by_key(roles):
+    return dict((role_key(r.get("name")), r) for r in roles)
+
+
+def add_holder(task, role, member, organization_path=None):
+    """Give ``role`` to ``member`` (one POST); returns PostHog's role membership. When the answer is
+    lost, the role's memberships are read again: the POST is repeated only if it did not arrive."""
+    path = "%sroles/%s/role_memberships/" % (organization_path or task.org_path(), role["id"])
+    user = member["user"]
+
+    def recover():
+        for membership in task.client.list_all(path, context="looking for the role membership of %s"
+                                               % user.get("email")):
+            if str((membership.get("user") or {}).get("uuid")) == str(user["uuid"]):
+                return membership
+        return None
+
+    return task.client.post(path, {"user_uuid": user["uuid"]}, recover=recover, expect="object",
+                            context="giving the role %r to %s" % (role.get("name"), user.get("email")))
+
+
+def remove_holder(task, role, membership, organization_path=None):
+    """Take ``role`` from the holder of ``membership`` (one DELETE)."""
+    base = organization_path or task.org_path()
+    email = (membership.get("user") or {}).get("email")
+    task.client.delete("%sroles/%s/role_memberships/%s/" % (base, role["id"], membership["id"]),
+                       context="taking the role %r from %s" % (role.get("name"), email))
+
+
+def explain(error):
+    """Advice for PostHog's refusals of role writes; returns the error."""
+    if error.status == 403 and "insufficient" in (error.detail or ""):
+        return error.replace_hint(MSG_ADMIN)
+    return error
+
+
+# ------------------------------------------------------------------------------- the roster's roles
+def plan_person_roles(wanted, roles, members_by_key, task=None):
+    """What gives each person exactly the roles listed for them.
+
+    ``wanted``: ``{email: [role names]}`` (listed people whose roles are managed); ``roles``: the
+    organization's roles as PostHog lists them; ``members_by_key``: ``{email key: member}``.
+    Returns ``{"add": [(email, member, role)], "remove": [(email, role, membership)], "pending":
+    {email: [names]} (invited, not members yet), "before"/"after": {email: [names]}}``; fails
+    (before any write) naming roles the organization does not have, except in check mode (``task``
+    in check mode), where an earlier task may be about to create them.
+    """
+    index = roles_by_key(roles)
+    unknown = sorted(set(n for names in wanted.values() for n in names if role_key(n) not in index))
+    if unknown and task is not None and task.check_mode:
+        task.warn("roles %s do not exist yet; check mode assumes an earlier task creates them (a real run fails if "
+                  "they still do not exist)" % ", ".join(repr(n) for n in unknown))
+        index.update((role_key(n), dict(id=None, name=n, members=[])) for n in unknown)
+        unknown = []
+    if unknown:
+        raise Failure("roles %s %s not exist in the organization; create %s first with posthog.admin.role"
+                      % (", ".join(repr(n) for n in unknown), "does" if len(unknown) == 1 else "do",
+                         "it" if len(unknown) == 1 else "them"))
+    plan = dict(add=[], remove=[], pending={}, before={}, after={})
+    for email, names in wanted.items():
+        key = email.lower()
+        member = members_by_key.get(key)
+        if member is None:
+            plan["pending"][email] = sorted(index[role_key(n)]["name"] for n in names)
+            continue
+        shown = ((member.get("user") or {}).get("email")) or email
+        held = dict((role_key(r.get("name")), holder_emails(r).get(key)) for r in roles if key in holder_emails(r))
+        want = set(role_key(n) for n in names)
+        for name in sorted(want - set(held)):
+            plan["add"].append((shown, member, index[name]))
+        for name in sorted(set(held) - want):
+            plan["remove"].append((shown, index[name], held[name]))
+        plan["before"][shown] = sorted(index[k]["name"] for k in held)
+        plan["after"][shown] = sorted(index[k]["name"] for k in want)
+    return plan

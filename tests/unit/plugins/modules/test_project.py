@@ -1,0 +1,119 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""posthog.admin.project and project_info through main(), against the scripted server."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.posthog.admin.plugins.modules import project, project_info
+from ansible_collections.posthog.admin.tests.unit.conftest import page
+
+PROJECTS = "/api/organizations/@current/projects/"
+SUMMARY = {"id": 7, "name": "Web", "timezone": "UTC", "is_demo": False}
+WEB = dict(SUMMARY, anonymize_ips=False, app_urls=["https://a.example"], recording_domains=[],
+           session_recording_sample_rate=None, week_start_day=None, slack_incoming_webhook=None,
+           test_account_filters=[])
+
+
+@pytest.fixture(autouse=True)
+def _module_side(monkeypatch):
+    """Warnings reach the result as in a module process, even after a test loaded controller code
+    (ansible-core 2.19 and newer send them to the controller's display then)."""
+    try:
+        from ansible.module_utils import _internal
+    except ImportError:  # ansible-core 2.18 and older
+        return
+    monkeypatch.setattr(_internal, "is_controller", False, raising=False)
+
+
+def test_create_by_name_sends_the_settings_and_warns_about_the_current_project(server, run_module):
+    created = dict(WEB, anonymize_ips=True, session_recording_sample_rate="0.25", week_start_day=1)
+    server.script((200, page()), (201, created))
+    result = run_module(project, dict(name=" Web ", anonymize_ips=True, session_recording_sample_rate=0.25,
+                                      week_start_day="monday", app_urls=["https://a.example", ""]))
+    assert not result["failed"], result["msg"]
+    assert result["changed"] is True and result["project"]["id"] == 7
+    assert run_module.calls == ["GET %s?limit=500" % PROJECTS, "POST %s" % PROJECTS]
+    assert run_module.bodies("POST") == [{"name": "Web", "anonymize_ips": True, "session_recording_sample_rate": 0.25,
+                                          "week_start_day": 1, "app_urls": ["https://a.example"]}]
+    assert any("current project" in w for w in result["warnings"])
+
+
+def test_unchanged_by_name_is_the_list_and_one_get(server, run_module):
+    stored = dict(WEB, session_recording_sample_rate="0.50", week_start_day=0)
+    server.script((200, page(dict(SUMMARY, name="WEB"))), (200, stored))
+    result = run_module(project, dict(name="web", app_urls=["https://a.example"], session_recording_sample_rate=0.5,
+                                      week_start_day="sunday", anonymize_ips=False))
+    assert not result["failed"] and result["changed"] is False
+    assert run_module.calls == ["GET %s?limit=500" % PROJECTS, "GET %s7/" % PROJECTS]
+
+
+def test_rename_by_id_patches_only_what_differs_and_masks_the_webhook(server, run_module):
+    server.script((200, WEB), (200, dict(WEB, name="Website", slack_incoming_webhook="https://hooks.example/x")))
+    result = run_module(project, dict(id="7", name="Website", slack_incoming_webhook="https://hooks.example/x",
+                                      app_urls=["https://a.example"]))
+    assert result["changed"] is True
+    assert run_module.calls == ["GET %s7/" % PROJECTS, "PATCH %s7/" % PROJECTS]
+    assert run_module.bodies("PATCH") == [{"name": "Website", "slack_incoming_webhook": "https://hooks.example/x"}]
+    assert "https://hooks.example/x" not in str(result)
+    assert result["diff"]["after"]["name"] == "Website"
+
+
+def test_check_mode_predicts_without_writing(server, run_module):
+    server.script((200, page(SUMMARY)), (200, WEB))
+    result = run_module(project, dict(name="Web", timezone="Europe/Paris"), check=True)
+    assert result["changed"] is True and result["project"]["timezone"] == "Europe/Paris"
+    assert [c.split()[0] for c in run_module.calls] == ["GET", "GET"]
+
+
+def test_delete_by_name_needs_confirmation_before_any_request(server, run_module):
+    result = run_module(project, dict(name="Web", state="absent"))
+    assert result["failed"] and "confirm_delete" in result["msg"] and "deletes all its data" in result["msg"]
+    assert server.requests == []
+    server.script((200, page(SUMMARY)), (200, WEB), (204, None))
+    result = run_module(project, dict(name="Web", state="absent", confirm_delete=True))
+    assert result["changed"] is True and result["project"] == {}
+    assert run_module.calls[-1] == "DELETE %s7/" % PROJECTS
+
+
+def test_delete_by_id_needs_no_confirmation(server, run_module):
+    server.script((200, WEB), (204, None))
+    result = run_module(project, dict(id="7", state="absent"))
+    assert result["changed"] is True
+    assert run_module.calls == ["GET %s7/" % PROJECTS, "DELETE %s7/" % PROJECTS]
+
+
+def test_bad_options_fail_before_any_request(server, run_module):
+    for args, message in ((dict(id="web", anonymize_ips=True), "id must be a project's numeric id"),
+                          (dict(name="   "), "name must be 1 to 200 characters"),
+                          (dict(name="Web", session_recording_sample_rate=1.5), "from 0 to 1"),
+                          (dict(name="Web", session_recording_sample_rate=0.125), "at most two decimals"),
+                          (dict(name="Web", session_recording_minimum_duration_milliseconds=40000), "0 to 30000")):
+        result = run_module(project, args)
+        assert result["failed"] and message in result["msg"], (args, result["msg"])
+    assert server.requests == []
+
+
+def test_plan_limit_is_explained(server, run_module):
+    refusal = {"type": "authentication_error", "code": "permission_denied", "attr": None,
+               "detail": "You have reached the maximum limit of allowed projects for your current plan. Upgrade your "
+                         "plan to be able to create and manage more projects."}
+    server.script((200, page()), (403, refusal))
+    result = run_module(project, dict(name="Second"))
+    assert result["failed"] and "organizations_projects" in result["msg"]
+    assert result["error"]["status"] == 403
+
+
+def test_info_lists_or_reads_the_match(server, run_module):
+    server.script((200, page(SUMMARY, dict(SUMMARY, id=8, name="App"))))
+    assert [p["id"] for p in run_module(project_info, {})["projects"]] == [7, 8]
+    server.script((200, page(SUMMARY, dict(SUMMARY, id=8, name="App"))), (200, dict(WEB, id=8, name="App")))
+    result = run_module(project_info, dict(name="app"))
+    assert result["projects"][0]["app_urls"] == ["https://a.example"]
+    assert run_module.calls[-1] == "GET %s8/" % PROJECTS
+    server.script((404, {"detail": "Not found."}))
+    assert run_module(project_info, dict(id="9"))["projects"] == []
