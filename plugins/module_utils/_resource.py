@@ -517,8 +517,8 @@ class Listing:
     what each item's :meth:`Resource.converge` returned. Only look-ups are served from it: a GET by
     id, every write and every re-read while recovering a lost answer go to the server."""
 
-    def __init__(self):
-        self._objects = None
+    def __init__(self, objects=None):
+        self._objects = copy.deepcopy(objects) if objects is not None else None  # known already: no read
         self.reads = 0
 
     def objects(self, resource):

@@ -27,7 +27,9 @@ import copy
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.posthog.admin.plugins.module_utils import _batch_export, _domain, _event_definition
-from ansible_collections.posthog.admin.plugins.module_utils import _organization, _people, _plugins
+from ansible_collections.posthog.admin.plugins.module_utils import _organization, _people, _plugins, _project
+from ansible_collections.posthog.admin.plugins.module_utils import _proxy_record, _role
+from ansible_collections.posthog.admin.plugins.module_utils._role_membership import holder_emails
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._module import Task
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Listing, Result
@@ -67,7 +69,7 @@ class Section:
         self.resource = resource
         self.options = options
         self.kind = kind
-        self.prunable = prunable
+        self.prunable = prunable  # True, False, or the module option that must also be set (prune_projects)
         self.many = many
         self.skip_missing = skip_missing  # a missing object is skipped with a warning, not a failure
         self.validator = ArgumentSpecValidator(options, required_one_of=required_one_of)
@@ -88,12 +90,22 @@ class Section:
 
 
 SECTIONS = (
+    # Projects first (the rest may live in them); deleting one deletes its data, so prune removes
+    # projects only with prune_projects as well.
+    Section("projects", _project.Project, _options(
+        _project.ARGUMENT_SPEC, tuple(_project.ARGUMENT_SPEC)), "project", prunable="prune_projects",
+        required_one_of=[("name", "id")]),
+    Section("roles", _role.Role, _options(_role.ARGUMENT_SPEC, _role.ITEM_OPTIONS), "role",
+            required_one_of=[("name", "id")]),
     Section("domains", _domain.Domain, _options(
         _domain.ARGUMENT_SPEC, _domain.ITEM_OPTIONS + ("verify_timeout", "verify_interval")), "domain",
         required_one_of=[("domain", "id")]),
     Section("roster", _people.Roster, _options(
         _people.ROSTER_ARGUMENT_SPEC, ("people", "purge", "purge_owners", "resend_expired", "send_email",
                                        "invite_message")), "roster", many=False),
+    Section("proxy_records", _proxy_record.ProxyRecord, _options(
+        _proxy_record.ARGUMENT_SPEC, tuple(_proxy_record.ARGUMENT_SPEC)), "proxy record",
+        required_one_of=[("domain", "id")]),
     Section("batch_exports", _batch_export.BatchExport, _options(
         _batch_export.ARGUMENT_SPEC, _batch_export.ITEM_OPTIONS), "batch export",
         required_one_of=[("name", "id")]),
@@ -110,7 +122,7 @@ SECTIONS = (
 
 SETTINGS_VALIDATOR = ArgumentSpecValidator(_options(_organization.ARGUMENT_SPEC, _organization.SETTINGS))
 ORGANIZATION_VALIDATOR = ArgumentSpecValidator(dict(
-    name=dict(type="str"), id=dict(type="str"), project_id=dict(type="str"),
+    name=dict(type="str"), id=dict(type="str"), project_id=dict(type="str"), default_role=dict(type="str"),
     state=dict(type="str", default="present", choices=["present", "absent"]),
     settings=dict(type="dict"),
     **dict((section.key, dict(type="dict" if not section.many else "list")) for section in SECTIONS)))
@@ -152,11 +164,12 @@ class OrganizationState:
     Not a Resource: it hands each part to the resource that owns it and collects their Results.
     """
 
-    def __init__(self, task, definition, prune=False, prune_owners=False):
+    def __init__(self, task, definition, prune=False, prune_owners=False, prune_projects=False):
         self.task = task
         self.definition = definition
         self.prune = prune
         self.prune_owners = prune_owners
+        self.prune_projects = prune_projects
         self.secrets = set()
         self.plans = []  # (section, [(label, params)])
 
@@ -196,12 +209,13 @@ class OrganizationState:
         return problems
 
     # ------------------------------------------------------------------ converging
-    def organization_params(self):
+    def organization_params(self, settings=True):
         document = self.definition
         params = dict(self.task.params)
         params.update(dict((k, None) for k in _organization.ARGUMENT_SPEC))
         params.update(state=document.get("state") or "present", id=document.get("id"), name=document.get("name"))
-        params.update(dict((k, v) for k, v in (document.get("settings") or {}).items() if v is not None))
+        if settings:
+            params.update(dict((k, v) for k, v in (document.get("settings") or {}).items() if v is not None))
         return params
 
     def converge(self):
@@ -214,9 +228,9 @@ class OrganizationState:
         problems = organization.problems()
         if problems:
             raise Failure("; ".join(problems))
-        report = SectionReport()
-        org = self._converge(organization, "organization", report, combined).obj or {}
-        sections["organization"] = report.as_dict()
+        organization_report = SectionReport()
+        org = self._converge(organization, "organization", organization_report, combined).obj or {}
+        sections["organization"] = organization_report.as_dict()
         combined.extra.update(organization=org, sections=sections)
         if (self.definition.get("state") or "present") == "absent":
             return combined
@@ -232,13 +246,25 @@ class OrganizationState:
         for section, planned in self.plans:
             report = SectionReport()
             if section.many:
-                self._converge_items(inner, section, planned, report, combined)
+                listings = self._converge_items(inner, section, planned, report, combined)
+                if section.key == "roles":
+                    for path, listing in listings.items():  # the default role is resolved among these
+                        self.task.cache[("roles", path)] = listing.objects(section.resource(inner, dict(inner.params)))
             else:
                 for where, params in planned:
                     if self.prune:
                         params = dict(params, purge=True, purge_owners=bool(params.get("purge_owners") or self.prune_owners))
                     self._converge(section.resource(inner, dict(inner.params, **params)), where, report, combined)
             sections[section.key] = report.as_dict()
+        if self.definition.get("default_role") is not None and org.get("id"):
+            # An organization setting, set once the roles exist (a new organization in check mode: the
+            # prediction of its creation stands for it).
+            known = Listing([org])  # the organization as just converged: no need to read it again
+            self._converge(_organization.Organization(self.task, dict(
+                self.organization_params(settings=False), id=None, name=org.get("name"),
+                default_role=self.definition["default_role"]), known), "organization (default role)",
+                organization_report, combined)
+            sections["organization"] = organization_report.as_dict()
         return combined
 
     def default_project(self, org):
@@ -288,8 +314,9 @@ class OrganizationState:
                 if isinstance(obj, dict) and obj.get("id") is not None:
                     seen.add(str(obj["id"]))
             resource.listing.follow(resource.found, result)
-        if self.prune and section.prunable:
+        if self.prune and (section.prunable is True or (section.prunable and getattr(self, section.prunable))):
             self._prune(inner, section, listings, matched, report, combined)
+        return listings
 
     def _prune(self, inner, section, listings, matched, report, combined):
         """Remove what the section does not list from each collection it covers."""
@@ -311,6 +338,7 @@ def bare_params(task, section):
     for name, option in section.options.items():
         base[name] = option.get("default")
     base["state"] = "absent"
+    base["confirm_delete"] = base.get("confirm_delete") or section.key == "projects"  # prune_projects said so
     if section.key == "plugins":
         return [dict(base, family=family) for family in _plugins.FAMILY_CHOICES]
     return [base]
@@ -392,6 +420,28 @@ def export_event_definition(obj, project_id):
     return item if len(item) > 2 else None  # only definitions someone documented
 
 
+def export_project(obj, comments):
+    item = dict(name=obj.get("name"))
+    for field in sorted(_project.SETTINGS):
+        value = obj.get(field)
+        if field == "session_recording_sample_rate":
+            value = _project.sample_rate(value)
+        if field == "week_start_day":
+            value = _project.WEEK_DAY_NAMES.get(value)
+        if field == "slack_incoming_webhook":
+            if value:
+                comments[obj.get("name")] = ("slack_incoming_webhook is set; it is a secret, so it is left out: "
+                                             "add it from your vault to manage it")
+            continue
+        if value not in (None, "", [], {}):
+            item[field] = value
+    return item
+
+
+def export_role(obj):
+    return dict(name=obj.get("name"), members=sorted(holder_emails(obj)))
+
+
 def _quietly(notes, what, read):
     """``read()``, or None with a note when PostHog has no such API (any more) or refuses the key."""
     try:
@@ -412,6 +462,19 @@ def export_document(task, organization):
     document = dict(name=org.get("name"))
     document["settings"] = dict((k, org[k]) for k in _organization.SETTINGS if org.get(k) is not None)
     org_task = Task(client, dict(task.params, organization=org["id"]), check_mode=True)
+    comments = dict(notes=notes, projects={}, batch_exports={})
+    projects = _quietly(notes, "projects", lambda: client.list_all(org_task.org_path("projects"),
+                                                                    context="listing projects"))
+    if projects is not None:  # the list is a summary: each project is read whole
+        document["projects"] = [export_project(client.get(org_task.org_path("projects", p["id"]),
+                                                          context="reading project %s" % p.get("id")),
+                                               comments["projects"]) for p in projects if isinstance(p, dict)]
+    roles = _quietly(notes, "roles", lambda: client.list_all(org_task.org_path("roles"), context="listing roles"))
+    if roles is not None:
+        document["roles"] = [export_role(r) for r in roles if isinstance(r, dict)]
+        defaults = [r.get("name") for r in roles if isinstance(r, dict) and r.get("id") == org.get("default_role_id")]
+        if defaults:
+            document["default_role"] = defaults[0]
     domains = client.list_all(org_task.org_path("domains"), context="listing domains")
     document["domains"] = [export_domain(d) for d in domains]
     members = _people.list_members(org_task)
@@ -426,10 +489,15 @@ def export_document(task, organization):
         if email and email.lower() not in people:
             people[email.lower()] = dict(email=email, level=_people.level_name(invite.get("level")))
     document["roster"] = dict(people=[people[k] for k in sorted(people)])
+    proxies = _quietly(notes, "proxy records", lambda: client.list_all(org_task.org_path("proxy_records"),
+                                                                        context="listing proxy records"))
+    if proxies is not None:
+        document["proxy_records"] = [dict(domain=p.get("domain")) for p in proxies
+                                     if isinstance(p, dict) and p.get("status") != "deleting"]
     exports = _quietly(notes, "batch exports", lambda: client.list_all(
         org_task.org_path("batch_exports"), context="listing batch exports")) or []
-    comments = {}
-    document["batch_exports"] = [i for i in (export_batch_export(e, notes, comments) for e in exports) if i]
+    document["batch_exports"] = [i for i in (export_batch_export(e, notes, comments["batch_exports"])
+                                             for e in exports) if i]
     plugins = []
     for family in _plugins.FAMILY_CHOICES:
         found = _quietly(notes, "%ss" % _plugins.FAMILY_KINDS[family], lambda: client.list_all(
@@ -445,11 +513,16 @@ def export_document(task, organization):
         definitions.extend(i for i in (export_event_definition(d, project["id"]) for d in found or []
                                        if not d.get("is_action")) if i)
     document["event_definitions"] = definitions
-    return document, dict(notes=notes, batch_exports=comments), org
+    return document, comments, org
 
 
 SECTION_COMMENTS = dict(
     settings="Organization settings (posthog.admin.organization). Settings left out are not managed.",
+    projects="Projects and their settings (posthog.admin.project). prune removes unlisted ones only with "
+             "prune_projects: deleting a project deletes its data.",
+    roles="Roles and who holds them (posthog.admin.role).",
+    default_role="The role new members get when they join (set once the roles exist).",
+    proxy_records="Managed reverse proxies (posthog.admin.proxy_record); each needs its CNAME record published.",
     domains="Domains and single sign-on (posthog.admin.domain). A domain to verify needs its DNS TXT record.",
     roster="Members and pending invites, by level (posthog.admin.roster). purge: true removes who is not listed.",
     batch_exports="Batch exports (posthog.admin.batch_export). Destination secrets are never returned: see the notes.",
@@ -490,7 +563,8 @@ def to_yaml(document, comments, org, host):
     for note in comments["notes"]:
         lines.extend(_comment("NOTE: " + note))
     lines.append(dump(dict(name=document["name"])).rstrip())
-    for key in ("settings", "domains", "roster", "batch_exports", "plugins", "event_definitions"):
+    for key in ("settings", "projects", "roles", "default_role", "domains", "roster", "proxy_records", "batch_exports",
+                "plugins", "event_definitions"):
         if key not in document:
             continue
         lines.append("")
@@ -513,6 +587,7 @@ STATE_ARGUMENT_SPEC = dict(
     definition=dict(type="dict", required=True),
     prune=dict(type="bool", default=False),
     prune_owners=dict(type="bool", default=False),
+    prune_projects=dict(type="bool", default=False),
 )
 
 STATE_INFO_ARGUMENT_SPEC = dict(
@@ -522,7 +597,8 @@ STATE_INFO_ARGUMENT_SPEC = dict(
 
 def converge_state(task, params):
     """organization_state: converge the document; the Result as the module returns it."""
-    state = OrganizationState(task, params["definition"], prune=params["prune"], prune_owners=params["prune_owners"])
+    state = OrganizationState(task, params["definition"], prune=params["prune"], prune_owners=params["prune_owners"],
+                              prune_projects=params["prune_projects"])
     problems = state.validate()
     task.add_secrets(state.secrets)
     if problems:
@@ -534,7 +610,8 @@ def converge_state(task, params):
 def read_state(task, params):
     """organization_state_info: the organization as a document, written to ``dest`` when given."""
     document, comments, org = export_document(task, task.organization_id)
-    notes = comments["notes"] + ["batch export %r: %s" % (name, text) for name, text in comments["batch_exports"].items()]
+    notes = comments["notes"] + ["%s %r: %s" % (kind, name, text) for key, kind in (
+        ("projects", "project"), ("batch_exports", "batch export")) for name, text in comments[key].items()]
     result = dict(definition=document, notes=notes)
     if params.get("dest"):
         import os

@@ -13,11 +13,13 @@ module: organization_state
 short_description: Converge a whole PostHog organization from one document
 version_added: 0.2.0
 description:
-  - Makes one organization look like O(definition) says, in one task - its settings, domains and
-    single sign-on, people, batch exports, pipeline plugins and documented event definitions - by
-    handing each part to the engine of the module that manages it (M(posthog.admin.organization),
-    M(posthog.admin.domain), M(posthog.admin.roster), M(posthog.admin.batch_export),
-    M(posthog.admin.pipeline_plugin), M(posthog.admin.event_definition)), in one process.
+  - Makes one organization look like O(definition) says, in one task - its settings, projects, roles
+    and the default role, domains and single sign-on, people, managed reverse proxies, batch exports,
+    pipeline plugins and documented event definitions - by handing each part to the engine of the
+    module that manages it (M(posthog.admin.organization), M(posthog.admin.project),
+    M(posthog.admin.role), M(posthog.admin.domain), M(posthog.admin.roster),
+    M(posthog.admin.proxy_record), M(posthog.admin.batch_export), M(posthog.admin.pipeline_plugin),
+    M(posthog.admin.event_definition)), in one process.
   - Every part of the document is checked before the first request, each collection is read once,
     and only what differs is written. An unchanged organization costs one request per collection.
   - A part the document leaves out is not managed; inside a part, options an item leaves out are not
@@ -42,11 +44,14 @@ options:
       - C(name) (or C(id)) finds the organization; C(state) is V(present) (default) or V(absent);
         C(project_id) is the project new batch exports are created in and event definitions are
         documented in unless an item names its own (default, the organization's first project).
-      - C(settings) takes the settings of M(posthog.admin.organization).
-      - C(domains), C(batch_exports), C(plugins) and C(event_definitions) are lists whose items take
-        the options of one object of M(posthog.admin.domain), M(posthog.admin.batch_export),
-        M(posthog.admin.pipeline_plugin) (with its C(family)) and M(posthog.admin.event_definition)
-        (with its own C(project_id)); C(roster) takes the options of M(posthog.admin.roster).
+      - C(settings) takes the settings of M(posthog.admin.organization); C(default_role) names the role
+        new members get (set once the roles exist).
+      - C(projects), C(roles), C(domains), C(proxy_records), C(batch_exports), C(plugins) and
+        C(event_definitions) are lists whose items take the options of one object of
+        M(posthog.admin.project), M(posthog.admin.role), M(posthog.admin.domain),
+        M(posthog.admin.proxy_record), M(posthog.admin.batch_export), M(posthog.admin.pipeline_plugin)
+        (with its C(family)) and M(posthog.admin.event_definition) (with its own C(project_id));
+        C(roster) takes the options of M(posthog.admin.roster).
       - Values of options those modules mark secret (destination credentials) are masked in the output.
       - An event definition PostHog has not ingested yet is skipped with a warning (PostHog creates
         definitions when it ingests the event).
@@ -54,11 +59,18 @@ options:
     required: true
   prune:
     description:
-      - Also remove, in each part the document has, what it does not list - domains, batch exports,
-        plugins of every family, and people (as M(posthog.admin.roster) with its purge option, so
-        never the API key's own user, and owners only with O(prune_owners)).
-      - Event definitions are never removed (PostHog makes them from the events it ingests).
+      - Also remove, in each part the document has, what it does not list - roles, domains, proxy
+        records, batch exports, plugins of every family, and people (as M(posthog.admin.roster) with its
+        purge option, so never the API key's own user, and owners only with O(prune_owners)).
+      - Projects only with O(prune_projects) as well; event definitions never (PostHog makes them from
+        the events it ingests).
       - A part the document leaves out is never pruned; an empty list prunes everything in its part.
+    type: bool
+    default: false
+  prune_projects:
+    description:
+      - With O(prune), also delete projects the document does not list, with all their data (events,
+        persons, recordings, dashboards).
     type: bool
     default: false
   prune_owners:
@@ -69,8 +81,8 @@ options:
     default: false
 notes:
   - Needs the scopes of the parts it manages (see each module); for all of them C(organization:write),
-    C(organization_member:write), C(user:read), C(batch_export:write), C(plugin:write) and
-    C(event_definition:write).
+    C(organization_member:write), C(user:read), C(project:write), C(batch_export:write), C(plugin:write)
+    and C(event_definition:write).
   - Fails before any request when any part of the document is wrong, naming each problem; fails at
     the first refused write with the part and item named, reporting C(changed=true) when earlier
     parts changed something.

@@ -15,9 +15,10 @@ version_added: 0.2.0
 description:
   - Reads one organization and returns it as O(ignore:definition), the document that
     M(posthog.admin.organization_state) and the role M(posthog.admin.organization_as_code) converge -
-    settings, domains with their single sign-on, the people (members and pending invites, with their
-    levels), batch exports, pipeline plugins of every family, and the documented event definitions of
-    the organization's projects.
+    settings, projects with their settings, roles with who holds them and the default role, domains
+    with their single sign-on, the people (members and pending invites, with their levels), managed
+    reverse proxies, batch exports, pipeline plugins of every family, and the documented event
+    definitions of the organization's projects.
   - Applying the document back changes nothing; applying it to a new organization recreates it,
     secrets aside.
   - Secrets cannot be read back (PostHog never returns destination credentials), so the document
@@ -51,8 +52,8 @@ options:
         only when its content differs, with mode 0600 (the document names people).
     type: path
 notes:
-  - Needs the scopes C(organization:read), C(organization_member:read), C(batch_export:read),
-    C(plugin:read) and C(event_definition:read). A part PostHog refuses or no longer has (the plugin
+  - Needs the scopes C(organization:read), C(organization_member:read), C(project:read),
+    C(batch_export:read), C(plugin:read) and C(event_definition:read). A part PostHog refuses or no longer has (the plugin
     API on today's PostHog Cloud) is left out and named in C(notes).
   - Event definitions nobody documented (no description, tags, owner, and neither verified nor
     hidden) are left out; PostHog makes them from the events it ingests.
