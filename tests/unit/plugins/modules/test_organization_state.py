@@ -89,11 +89,16 @@ def test_a_document_for_a_new_organization_in_check_mode_predicts_everything(ser
 
 def test_export_writes_commented_yaml_that_reads_back_as_the_document(server, run_module, tmp_path):
     exports = [batch_export(destination=S3)]
-    server.script((200, ORG), (200, page(domain(verified=True))),
+    viewers = dict(id="r1", name="Viewers", members=[dict(user=dict(email="a@acme.example"))])
+    server.script((200, dict(ORG, default_role_id="r1")), (200, page(dict(id=7, name="Default project"))),
+                  (200, dict(id=7, name="Default project", timezone="UTC", anonymize_ips=False,
+                             slack_incoming_webhook="https://hooks.example/secret")),
+                  (200, page(viewers)), (200, page(domain(verified=True))),
                   (200, page(member("a@acme.example", 15), member("bot@posthogbot.user"))),
-                  (200, page(invite("b@acme.example", 8))), (200, page(*exports)), (200, page()), (200, page()),
-                  (200, page()), (200, page(dict(id="e1", name="signed_up", description="A sign-up", tags=[]),
-                                            dict(id="e2", name="noise"))))
+                  (200, page(invite("b@acme.example", 8))), (200, page(dict(id="p1", domain="t.acme.example"))),
+                  (200, page(*exports)), (200, page()), (200, page()), (200, page()),
+                  (200, page(dict(id="e1", name="signed_up", description="A sign-up", tags=[]),
+                             dict(id="e2", name="noise"))))
     dest = tmp_path / "acme.yml"
     result = run_module(organization_state_info, dict(organization=ORG_ID, dest=str(dest)))
     assert not result["failed"], result["msg"]
@@ -103,6 +108,11 @@ def test_export_writes_commented_yaml_that_reads_back_as_the_document(server, ru
     assert doc["domains"] == [dict(domain="example.com", state="verified", jit_provisioning_enabled=False)]
     assert doc["batch_exports"][0]["destination"] == S3
     assert doc["event_definitions"] == [dict(name="signed_up", project_id="7", description="A sign-up")]
+    assert doc["projects"] == [dict(name="Default project", timezone="UTC", anonymize_ips=False)]
+    assert doc["roles"] == [dict(name="Viewers", members=["a@acme.example"])] and doc["default_role"] == "Viewers"
+    assert doc["proxy_records"] == [dict(domain="t.acme.example")]
+    assert "hooks.example" not in json.dumps(result)
     text = dest.read_text()
     assert yaml.safe_load(text) == doc and result["changed"] is True
     assert "# destination.config also takes aws_access_key_id, aws_secret_access_key" in text
+    assert "# slack_incoming_webhook is set; it is a secret" in text
