@@ -463,13 +463,17 @@ def export_document(task, organization):
     document["settings"] = dict((k, org[k]) for k in _organization.SETTINGS if org.get(k) is not None)
     org_task = Task(client, dict(task.params, organization=org["id"]), check_mode=True)
     comments = dict(notes=notes, projects={}, batch_exports={})
-    projects = _quietly(notes, "projects", lambda: client.list_all(org_task.org_path("projects"),
-                                                                    context="listing projects"))
+
+    def listed(what, part):
+        """The objects of one of the organization's collections; None (and a note) where refused."""
+        return _quietly(notes, what, lambda: client.list_all(org_task.org_path(part), context="listing %s" % what))
+
+    projects = listed("projects", "projects")
     if projects is not None:  # the list is a summary: each project is read whole
         document["projects"] = [export_project(client.get(org_task.org_path("projects", p["id"]),
                                                           context="reading project %s" % p.get("id")),
                                                comments["projects"]) for p in projects if isinstance(p, dict)]
-    roles = _quietly(notes, "roles", lambda: client.list_all(org_task.org_path("roles"), context="listing roles"))
+    roles = listed("roles", "roles")
     if roles is not None:
         document["roles"] = [export_role(r) for r in roles if isinstance(r, dict)]
         defaults = [r.get("name") for r in roles if isinstance(r, dict) and r.get("id") == org.get("default_role_id")]
@@ -489,19 +493,16 @@ def export_document(task, organization):
         if email and email.lower() not in people:
             people[email.lower()] = dict(email=email, level=_people.level_name(invite.get("level")))
     document["roster"] = dict(people=[people[k] for k in sorted(people)])
-    proxies = _quietly(notes, "proxy records", lambda: client.list_all(org_task.org_path("proxy_records"),
-                                                                        context="listing proxy records"))
+    proxies = listed("proxy records", "proxy_records")
     if proxies is not None:
         document["proxy_records"] = [dict(domain=p.get("domain")) for p in proxies
                                      if isinstance(p, dict) and p.get("status") != "deleting"]
-    exports = _quietly(notes, "batch exports", lambda: client.list_all(
-        org_task.org_path("batch_exports"), context="listing batch exports")) or []
+    exports = listed("batch exports", "batch_exports") or []
     document["batch_exports"] = [i for i in (export_batch_export(e, notes, comments["batch_exports"])
                                              for e in exports) if i]
     plugins = []
     for family in _plugins.FAMILY_CHOICES:
-        found = _quietly(notes, "%ss" % _plugins.FAMILY_KINDS[family], lambda: client.list_all(
-            org_task.org_path(_plugins.FAMILIES[family]), context="listing %ss" % _plugins.FAMILY_KINDS[family]))
+        found = listed("%ss" % _plugins.FAMILY_KINDS[family], _plugins.FAMILIES[family])
         plugins.extend(export_plugin(p, family) for p in found or [] if isinstance(p, dict))
     document["plugins"] = plugins
     definitions = []
