@@ -331,8 +331,10 @@ class EmulatorState(models.Model):
 
     @classmethod
     def get(cls, key: str, default=None):
-        row = cls.objects.filter(key=key).first()
-        return row.value if row is not None else default
+        from posthog_emulator import cache  # read through the table-versioned cache
+
+        found, value = cache.state_value(key)
+        return value if found else default
 
     @classmethod
     def put(cls, key: str, value) -> None:

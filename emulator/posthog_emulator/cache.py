@@ -1,0 +1,293 @@
+"""Caches of the rows nearly every request reads, invalidated exactly by the writes themselves.
+
+Every ``/api/`` request used to read the same three rows before its view ran: the personal API
+key (with its user), the requester's membership, and the organization of ``@current``. This module
+keeps them in process memory:
+
+* :func:`key_entry`: a key's hash -> the key's and its user's column values and the user's
+  memberships (``{organization id: level}``);
+* :func:`organization`: an organization by ID.
+
+**Invalidation is driven by SQL, not by call sites.** An execute wrapper, installed on every
+database connection (:func:`install`), looks at each statement the connection runs; an
+``INSERT``, ``UPDATE``, ``DELETE`` or ``REPLACE`` that names a watched table bumps that table's
+version, once when the statement runs and again when its transaction commits (a reader that
+loaded the old rows between the two then stores them under a version that is already stale). So a
+queryset ``update()``, a cascade, ``flush`` (the control API's reset) or raw SQL invalidate as
+surely as ``save()``; nothing depends on Django's model signals. A cached entry remembers the
+versions of the tables it was read from and is used only while they are unchanged: a revoked key,
+a removed membership or changed scopes take effect on the very next request.
+
+Entries hold plain column values, never model instances: every request gets fresh instances
+(:meth:`django.db.models.Model.from_db`), so nothing a view does to its objects can leak into
+another request.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from django.db.backends.signals import connection_created
+
+_lock = threading.Lock()
+#: table name -> version; bumped by every write that names the table.
+_versions: dict[str, int] = {}
+#: the quoted table names (as Django writes them in SQL) -> the table name.
+_watched: dict[str, str] = {}
+_keys: dict[str, tuple] = {}
+_organizations: dict = {}
+_WRITES = ("INSERT", "UPDATE", "DELETE", "REPLAC")
+MAX_ENTRIES = 10000  # a test suite issuing more keys than this just starts over
+
+
+def watch(*models) -> None:
+    """Track writes to the tables of these models."""
+    for model in models:
+        table = model._meta.db_table
+        _watched[f'"{table}"'] = table
+        _versions.setdefault(table, 0)
+
+
+def _bump(tables) -> None:
+    with _lock:
+        for table in tables:
+            _versions[table] += 1
+
+
+def version(table: str) -> int:
+    return _versions[table]
+
+
+def versions(tables) -> tuple:
+    return tuple(_versions[table] for table in tables)
+
+
+def _watcher(execute, sql, params, many, context):
+    head = sql.lstrip()[:6].upper()
+    recording = getattr(_local, "recording", None)
+    if head not in _WRITES:
+        if recording is not None:
+            recording.tables.update(table for quoted, table in _watched.items() if quoted in sql)
+        return execute(sql, params, many, context)
+    if recording is not None:
+        recording.wrote = True
+    tables = [table for quoted, table in _watched.items() if quoted in sql]
+    if not tables:
+        return execute(sql, params, many, context)
+    _bump(tables)
+    try:
+        return execute(sql, params, many, context)
+    finally:
+        _bump(tables)
+        connection = context["connection"]
+        if connection.in_atomic_block:
+            connection.on_commit(lambda: _bump(tables))
+
+
+def _on_connection(sender, connection, **kwargs):
+    if _watcher not in connection.execute_wrappers:
+        connection.execute_wrappers.append(_watcher)
+
+
+def install() -> None:
+    """Watch every table of the app on every connection, current and future (called once, at app
+    start)."""
+    from django.apps import apps
+    from django.db import connections
+
+    watch(*apps.get_app_config("posthog_emulator").get_models())
+    connection_created.connect(_on_connection, dispatch_uid="posthog_emulator.cache")
+    for connection in connections.all(initialized_only=True):
+        _on_connection(None, connection)
+
+
+def clear() -> None:
+    """Forget every entry (the versions already make stale entries unusable; this frees memory)."""
+    with _lock:
+        _keys.clear()
+        _organizations.clear()
+        _state.clear()
+
+
+# --------------------------------------------------------------------------------------------
+# Recording what a request read (for posthog_emulator.responses)
+# --------------------------------------------------------------------------------------------
+
+_local = threading.local()
+
+
+class Recording:
+    """What one request read: ``tables``; whether it ``wrote``; whether its answer depends on
+    something that is not in the database (``uncacheable``); the hash of its key."""
+
+    __slots__ = ("tables", "wrote", "uncacheable", "secure_value", "_start")
+
+    def __init__(self):
+        self.tables: set[str] = set()
+        self.wrote = False
+        self.uncacheable = False
+        self.secure_value: str | None = None
+        self._start = dict(_versions)
+
+    def versions(self, tables) -> tuple:
+        """The versions the tables had when the request started (a write by another thread
+        since then makes the stored answer stale at once)."""
+        return tuple(self._start.get(table, -1) for table in tables)
+
+
+def start_recording() -> Recording:
+    _local.recording = recording = Recording()
+    return recording
+
+
+def stop_recording() -> None:
+    _local.recording = None
+
+
+def depend_on(tables) -> None:
+    """The current request's answer depends on these tables (read from a cache, not by SQL)."""
+    recording = getattr(_local, "recording", None)
+    if recording is not None:
+        recording.tables.update(tables)
+
+
+def uncacheable() -> None:
+    """The current request's answer depends on something besides the database (the clock)."""
+    recording = getattr(_local, "recording", None)
+    if recording is not None:
+        recording.uncacheable = True
+
+
+def authenticated_with(secure_value: str) -> None:
+    recording = getattr(_local, "recording", None)
+    if recording is not None:
+        recording.secure_value = secure_value
+
+
+# --------------------------------------------------------------------------------------------
+# Keys
+# --------------------------------------------------------------------------------------------
+
+_KEY_TABLES: tuple = ()
+
+
+def _key_tables() -> tuple:
+    global _KEY_TABLES
+    if not _KEY_TABLES:
+        from posthog_emulator.models import OrganizationMembership, PersonalAPIKey, User
+
+        _KEY_TABLES = tuple(m._meta.db_table for m in (PersonalAPIKey, User, OrganizationMembership))
+    return _KEY_TABLES
+
+
+class KeyEntry:
+    """What authentication needs, as fresh instances: ``key`` (its ``user`` attached) and the
+    user's memberships, valid while :attr:`membership_version` is current."""
+
+    __slots__ = ("key", "memberships", "membership_version")
+
+    def __init__(self, key, memberships: dict, membership_version: int):
+        self.key, self.memberships, self.membership_version = key, memberships, membership_version
+
+    def memberships_current(self) -> bool:
+        return _versions[_key_tables()[2]] == self.membership_version
+
+
+def key_entry(secure_value: str) -> KeyEntry | None:
+    """The active user's key with this hash, or ``None`` (unknown key, or an inactive user)."""
+    from posthog_emulator.models import OrganizationMembership, PersonalAPIKey, User
+
+    tables = _key_tables()
+    depend_on(tables)
+    stamp = versions(tables)
+    cached = _keys.get(secure_value)
+    if cached is None or cached[0] != stamp:
+        key = (
+            PersonalAPIKey.objects.select_related("user")
+            .filter(user__is_active=True, secure_value=secure_value)
+            .first()
+        )
+        if key is None:
+            values = None
+        else:
+            memberships = dict(
+                OrganizationMembership.objects.filter(user_id=key.user_id).values_list("organization_id", "level")
+            )
+            values = (_values(key), _values(key.user), memberships)
+        with _lock:
+            if len(_keys) >= MAX_ENTRIES:
+                _keys.clear()
+            _keys[secure_value] = cached = (stamp, values)
+    values = cached[1]
+    if values is None:
+        return None
+    key = _instance(PersonalAPIKey, values[0])
+    key.user = _instance(User, values[1])
+    return KeyEntry(key, dict(values[2]), stamp[2])
+
+
+# --------------------------------------------------------------------------------------------
+# Organizations
+# --------------------------------------------------------------------------------------------
+
+
+def organization(organization_id):
+    """A fresh ``Organization`` instance for this ID (a UUID), or ``None`` when there is none."""
+    from posthog_emulator.models import Organization
+
+    depend_on((Organization._meta.db_table,))
+    stamp = _versions[Organization._meta.db_table]
+    cached = _organizations.get(organization_id)
+    if cached is None or cached[0] != stamp:
+        row = Organization.objects.filter(id=organization_id).first()
+        with _lock:
+            if len(_organizations) >= MAX_ENTRIES:
+                _organizations.clear()
+            _organizations[organization_id] = cached = (stamp, _values(row) if row is not None else None)
+    return _instance(Organization, cached[1]) if cached[1] is not None else None
+
+
+# --------------------------------------------------------------------------------------------
+# Column values <-> instances
+# --------------------------------------------------------------------------------------------
+
+
+def _values(instance) -> tuple:
+    """The instance's column values, in ``concrete_fields`` order (JSON columns copied deeply by
+    :func:`_instance` on the way out, so no request can change the cached ones)."""
+    return tuple(getattr(instance, field.attname) for field in instance._meta.concrete_fields)
+
+
+def _instance(model, values: tuple):
+    import copy
+
+    fields = model._meta.concrete_fields
+    values = tuple(
+        copy.deepcopy(value) if isinstance(value, (list, dict)) else value for value in values
+    )
+    return model.from_db("default", [field.attname for field in fields], values)
+
+
+# --------------------------------------------------------------------------------------------
+# EmulatorState (the clock offset is read by every invite written or shown)
+# --------------------------------------------------------------------------------------------
+
+_state: dict[str, tuple] = {}
+
+
+def state_value(key: str) -> tuple[bool, object]:
+    """``(found, value)`` of an ``EmulatorState`` row (the value deep-copied)."""
+    import copy
+
+    from posthog_emulator.models import EmulatorState
+
+    table = EmulatorState._meta.db_table
+    depend_on((table,))
+    stamp = _versions[table]
+    cached = _state.get(key)
+    if cached is None or cached[0] != stamp:
+        row = EmulatorState.objects.filter(key=key).first()
+        with _lock:
+            _state[key] = cached = (stamp, (True, row.value) if row is not None else (False, None))
+    found, value = cached[1]
+    return found, copy.deepcopy(value)
