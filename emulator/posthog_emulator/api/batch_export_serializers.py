@@ -12,7 +12,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 
 from posthog_emulator import profiles
-from posthog_emulator.api.shared import rule_errors
+from posthog_emulator.api.shared import ModelSerializer, rule_errors
 from posthog_emulator.models import BatchExport, BatchExportBackfill, BatchExportDestination, BatchExportRun
 from posthog_emulator.models.batch_exports import INTERVALS, MODELS
 from posthog_emulator.rules.batch_exports import (
@@ -28,7 +28,7 @@ from posthog_emulator.rules.batch_exports import (
 
 
 
-class BatchExportRunSerializer(serializers.ModelSerializer):
+class BatchExportRunSerializer(ModelSerializer):
     class Meta:
         model = BatchExportRun
         fields = [
@@ -39,7 +39,7 @@ class BatchExportRunSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class BatchExportBackfillSerializer(serializers.ModelSerializer):
+class BatchExportBackfillSerializer(ModelSerializer):
     team_id = serializers.IntegerField(read_only=True)
 
     class Meta:
@@ -56,7 +56,7 @@ class DestinationSerializer(serializers.Serializer):
     config = serializers.JSONField(required=False, default=dict)
 
 
-class BatchExportSerializer(serializers.ModelSerializer):
+class BatchExportSerializer(ModelSerializer):
     destination = DestinationSerializer()
     interval = serializers.ChoiceField(choices=INTERVALS)
     model = serializers.ChoiceField(choices=MODELS, required=False, default="events")

@@ -46,7 +46,7 @@ from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 
 from posthog_emulator import profiles
-from posthog_emulator.api.shared import UserBasicSerializer, rule_errors
+from posthog_emulator.api.shared import ModelSerializer, UserBasicSerializer, rule_errors
 from posthog_emulator.models import Organization, OrganizationInvite, OrganizationMembership
 from posthog_emulator.permissions import (
     MESSAGE_LEVEL_INSUFFICIENT,
@@ -96,7 +96,7 @@ class InviteDeletePermission(BasePermission):
         return is_admin(membership_level(request.user, view.organization))
 
 
-class OrganizationInviteSerializer(serializers.ModelSerializer):
+class OrganizationInviteSerializer(ModelSerializer):
     created_by = UserBasicSerializer(read_only=True)
     is_expired = serializers.BooleanField(read_only=True)
     private_project_access = serializers.JSONField(required=False, allow_null=True)

@@ -30,7 +30,7 @@ from rest_framework import serializers, viewsets
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 
-from posthog_emulator.api.shared import ProjectBasicSerializer, TeamBasicSerializer
+from posthog_emulator.api.shared import ModelSerializer, ProjectBasicSerializer, TeamBasicSerializer
 from posthog_emulator.auth import personal_api_key_of
 from posthog_emulator.models import INTERNAL_BOT_EMAIL_SUFFIX, Organization, OrganizationMembership, User
 from posthog_emulator.permissions import APIScopePermission, OrganizationAdminWritePermissions
@@ -55,7 +55,7 @@ class OrganizationPermissionsWithDelete(OrganizationAdminWritePermissions):
         return OrganizationMembership.Level.ADMIN
 
 
-class OrganizationSerializer(serializers.ModelSerializer):
+class OrganizationSerializer(ModelSerializer):
     """Fields of spec 2.2 plus the newer ones PostHog's ``OrganizationSerializer`` returns.
 
     ``member_count`` is an integer (PostHog computes it in a ``SerializerMethodField``; the spec
@@ -125,13 +125,15 @@ class OrganizationSerializer(serializers.ModelSerializer):
         return organization
 
     def get_membership_level(self, organization: Organization) -> int | None:
+        user = self.context["request"].user
+        cached = getattr(user, "_emulator_memberships", None)
+        if cached is not None and cached.memberships_current():
+            return cached.memberships.get(organization.id)  # loaded with the key (cache.py)
         # One query per response, shared by every organization of a list page.
         levels = self.context.setdefault("_membership_levels", {})
         if organization.id not in levels:
             levels.update(
-                OrganizationMembership.objects.filter(user=self.context["request"].user).values_list(
-                    "organization_id", "level"
-                )
+                OrganizationMembership.objects.filter(user=user).values_list("organization_id", "level")
             )
         return levels.get(organization.id)
 
@@ -142,13 +144,20 @@ class OrganizationSerializer(serializers.ModelSerializer):
             cache[serializer_class] = serializer_class(context=self.context)
         return cache[serializer_class]
 
+    def _teams(self, organization: Organization) -> list:
+        # ``teams`` and ``projects`` show the same rows: one query (or the list query's prefetch).
+        teams = self.context.setdefault("_teams", {})
+        if organization.id not in teams:
+            teams[organization.id] = list(organization.teams.all())
+        return teams[organization.id]
+
     def get_teams(self, organization: Organization) -> list[dict]:
         serializer = self._nested(TeamBasicSerializer)
-        return [serializer.to_representation(team) for team in organization.teams.all()]
+        return [serializer.to_representation(team) for team in self._teams(organization)]
 
     def get_projects(self, organization: Organization) -> list[dict]:
         serializer = self._nested(ProjectBasicSerializer)
-        return [serializer.to_representation(team) for team in organization.teams.all()]
+        return [serializer.to_representation(team) for team in self._teams(organization)]
 
     def get_metadata(self, organization: Organization) -> dict:
         return {"instance_tag": INSTANCE_TAG}
