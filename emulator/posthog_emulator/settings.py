@@ -49,7 +49,11 @@ DATABASES = {
         # the OS (write(2)) and synchronous=NORMAL only skips the fsync: an acknowledged write
         # survives the process being killed (tests/test_server_reliability.py SIGKILLs a burst),
         # though not a power loss, which would need synchronous=FULL.
+        # Several server threads share the database (see middleware.py): a transaction that
+        # writes takes SQLite's write lock when it begins (BEGIN IMMEDIATE) and waits for it up to
+        # `timeout` seconds, instead of failing with "database is locked" when it upgrades a read.
         "OPTIONS": {
+            "transaction_mode": "IMMEDIATE",
             "timeout": 20,
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
         },
