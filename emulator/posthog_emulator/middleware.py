@@ -1,5 +1,7 @@
 """The emulator's single middleware: one lock, the request log, and the request-hook point.
 
+0. **Guard** (:mod:`posthog_emulator.guard`): foreign ``Host`` names and cross-site control
+   requests are refused before anything else (not logged).
 1. **Request hooks** (the extension point for fault injection, added by a later feature). A hook
    is a callable ``hook(request) -> HttpResponse | None``, registered with :func:`add_request_hook`.
    Hooks run in registration order for every request whose path starts with ``/api/``, before the
@@ -29,7 +31,7 @@ from contextlib import contextmanager
 
 from django.http import HttpRequest, HttpResponse
 
-from posthog_emulator import cache, faults, requestlog, responses
+from posthog_emulator import cache, faults, guard, requestlog, responses
 
 RequestHook = Callable[[HttpRequest], "HttpResponse | None"]
 
@@ -116,6 +118,10 @@ class EmulatorMiddleware:
         bootstrap.on_reset(responses.clear)
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        refused = guard.check(request)  # foreign Host names, cross-site control calls
+        if refused is not None:
+            self._finish(refused)
+            return refused
         is_api = request.path.startswith("/api/")
         response = None
         if is_api:

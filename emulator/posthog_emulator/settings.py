@@ -9,6 +9,8 @@ Configuration comes from environment variables, which :mod:`posthog_emulator.cli
     connection would see a different, empty database).
 ``POSTHOG_EMULATOR_PROFILE``
     ``spec`` (default) or ``posthog``; see :mod:`posthog_emulator.profiles`.
+``POSTHOG_EMULATOR_ALLOWED_HOSTS``
+    Comma-separated host names answered besides the loopback names (``serve --allowed-host``).
 ``POSTHOG_EMULATOR_REQUEST_LOG_MAX``
     How many requests the request log keeps (default 100000; oldest dropped first).
 
@@ -22,7 +24,10 @@ import tempfile
 
 DEBUG = False
 SECRET_KEY = "posthog-emulator-not-a-secret"  # nothing is signed: no sessions, no cookies
-ALLOWED_HOSTS = ["*"]
+# Loopback names only (DNS rebinding; see guard.py); ``serve --allowed-host`` adds names.
+ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]"] + [
+    name for name in os.environ.get("POSTHOG_EMULATOR_ALLOWED_HOSTS", "").split(",") if name
+]
 USE_TZ = True
 TIME_ZONE = "UTC"
 USE_I18N = False
