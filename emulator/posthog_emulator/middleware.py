@@ -31,7 +31,7 @@ from contextlib import contextmanager
 
 from django.http import HttpRequest, HttpResponse
 
-from posthog_emulator import cache, faults, guard, requestlog, responses
+from posthog_emulator import cache, faults, guard, limits, requestlog, responses
 
 RequestHook = Callable[[HttpRequest], "HttpResponse | None"]
 
@@ -119,6 +119,8 @@ class EmulatorMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         refused = guard.check(request)  # foreign Host names, cross-site control calls
+        if refused is None and limits.body_too_large(request):
+            refused = limits.payload_too_large_response()  # before a byte of the body is read
         if refused is not None:
             self._finish(refused)
             return refused

@@ -76,12 +76,12 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_TOKEN": None,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
-        "rest_framework.parsers.JSONParser",
+        "posthog_emulator.limits.JSONParser",  # DRF's, with deep nesting a 400 (limits.py)
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "EXCEPTION_HANDLER": "exceptions_hog.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "EXCEPTION_HANDLER": "posthog_emulator.limits.exception_handler",  # exceptions_hog's, see limits.py
+    "DEFAULT_PAGINATION_CLASS": "posthog_emulator.limits.LimitOffsetPagination",  # DRF's, clamped
     "PAGE_SIZE": 100,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
