@@ -339,3 +339,38 @@ class EmulatorState(models.Model):
     @classmethod
     def put(cls, key: str, value) -> None:
         cls.objects.update_or_create(key=key, defaults={"value": value})
+
+
+class FeatureFlags:
+    """Per-organization switches for the PostHog feature flags an emulated rule depends on.
+
+    PostHog evaluates these flags (``posthoganalytics.feature_enabled``) for the team and its
+    organization; the emulator keeps one answer per organization, **on** unless a test switches it
+    off through the control API (``PUT /_emulator/organizations/<org>/features``). Kept in
+    :class:`EmulatorState`, so a reset forgets them.
+
+    ``high-frequency-batch-exports``
+        Batch exports with the intervals ``every 5 minutes`` and ``every 15 minutes``.
+    """
+
+    FLAGS = ("high-frequency-batch-exports",)
+
+    @staticmethod
+    def _key(organization_id) -> str:
+        return f"features:{organization_id}"
+
+    @classmethod
+    def get(cls, organization_id) -> dict:
+        stored = EmulatorState.get(cls._key(organization_id)) or {}
+        return {flag: bool(stored.get(flag, True)) for flag in cls.FLAGS}
+
+    @classmethod
+    def put(cls, organization_id, **flags) -> dict:
+        current = cls.get(organization_id)
+        current.update({k: bool(v) for k, v in flags.items() if k in cls.FLAGS})
+        EmulatorState.put(cls._key(organization_id), current)
+        return current
+
+    @classmethod
+    def enabled(cls, organization_id, flag: str) -> bool:
+        return cls.get(organization_id)[flag]
