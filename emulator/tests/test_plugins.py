@@ -61,6 +61,15 @@ def source_plugin(api, boot, family=DEST, name="My source", capabilities=None, *
 # ------------------------------------------------------------------ control API
 
 
+@pytest.mark.parametrize("value", [3.0, 6.5, "6", True, None, [6]])
+def test_access_level_control_takes_integers_only(client, boot, value):
+    url = f"/_emulator/organizations/{boot.organization.id}/plugins_access_level"
+    response = client.put(url, {"plugins_access_level": value}, format="json")
+    assert response.status_code == 400, response.content
+    assert error(response)["code"] == "invalid_choice" and error(response)["attr"] == "plugins_access_level"
+    assert client.get(url).json()["plugins_access_level"] == 3
+
+
 def test_access_level_control(client, boot):
     assert set_level(client, boot.organization.id, "root")["plugins_access_level"] == 9
     assert set_level(client, "emulator-org", 0)["plugins_access_level"] == 0
