@@ -422,6 +422,34 @@ def test_unused_and_exports_unsubscribe_configs(api, installer, client):
     assert configs[0]["plugin_info"]["id"] == used["id"] and configs[0]["name"] == "used"
 
 
+@pytest.mark.parametrize("capabilities, site_app, transformation_or_site_app", [
+    ({}, True, True),
+    ({"methods": ["processEvent"]}, False, True),
+    ({"methods": ["onEvent"]}, False, False),
+    ({"methods": "processEvent"}, False, False),
+    ([], False, False),  # not an object: neither (PostHog's JSON lookups find nothing)
+    (["processEvent"], False, False),
+    ("processEvent", False, False),
+    (None, False, False),
+])
+def test_site_app_and_transformation_agree(capabilities, site_app, transformation_or_site_app):
+    from posthog_emulator.rules.plugins import is_site_app, is_transformation_or_site_app
+
+    assert is_site_app(capabilities) is site_app
+    assert is_transformation_or_site_app(capabilities) is transformation_or_site_app
+    assert not site_app or transformation_or_site_app  # a site app is always in the wider set
+
+
+def test_exports_unsubscribe_configs_keeps_plugins_with_non_object_capabilities(api, installer, client):
+    from posthog_emulator.models import Plugin
+
+    odd = source_plugin(api, installer, name="odd")
+    Plugin.objects.filter(id=odd["id"]).update(capabilities=[], is_global=True)
+    assert client.post("/_emulator/plugin_configs", {"plugin": odd["id"]}, format="json").status_code == 201
+    configs = api.get(base(installer) + "exports_unsubscribe_configs/").json()
+    assert [p["id"] for p in configs] == [odd["id"]]  # neither a global transformation nor a site app
+
+
 def test_config_makes_foreign_plugin_visible(api, installer, client, make_key):
     other_key, body = make_key("foreign@example.com", organization="Foreign Org", level="owner")
     set_level(client, body["organization"]["id"], 6)

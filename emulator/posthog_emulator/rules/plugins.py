@@ -67,14 +67,17 @@ def family_of(capabilities) -> str | None:
 
 
 def is_site_app(capabilities) -> bool:
-    """A site app: no capabilities at all."""
-    return capabilities == {}
+    """A site app: capabilities that are the empty object (PostHog's ``Q(plugin__capabilities={})``)."""
+    return isinstance(capabilities, dict) and not capabilities
 
 
 def is_transformation_or_site_app(capabilities) -> bool:
-    """A site app, or a plugin that processes events (a transformation)."""
-    capabilities = capabilities if isinstance(capabilities, dict) else {}
-    return capabilities == {} or "processEvent" in _methods(capabilities)
+    """A site app, or a plugin whose ``methods`` list holds ``processEvent`` (a transformation).
+
+    PostHog's ``Q(plugin__capabilities__methods__contains=["processEvent"]) |
+    Q(plugin__capabilities={})``: capabilities that are not an object (a list, a string, null)
+    are neither, exactly as :func:`is_site_app` says."""
+    return is_site_app(capabilities) or (isinstance(capabilities, dict) and "processEvent" in _methods(capabilities))
 
 
 # --------------------------------------------------------------------------------------------
