@@ -397,6 +397,23 @@ def test_source_map_semantics(api, installer, client):
     assert set(api.get(path + "source/").json()) == SPEC_FIELDS
 
 
+def test_update_source_null_for_a_new_file_creates_nothing(api, installer, client):
+    from posthog_emulator.models import PluginSourceFile
+
+    plugin = source_plugin(api, installer, name="Nothing to delete")
+    path = f"{base(installer)}{plugin['id']}/"
+    profiles.set_profile("posthog")
+    legacy = authed(make_legacy_key(client))
+    answer = legacy.patch(path + "update_source/", {"frontend.tsx": None, "index.ts": "// kept"}, format="json")
+    assert answer.status_code == 200
+    assert answer.json() == {"index.ts": "// kept"}
+    assert not PluginSourceFile.objects.filter(plugin_id=plugin["id"], filename="frontend.tsx").exists()
+    assert legacy.get(path + "source/").json() == {"index.ts": "// kept"}
+    updated_at = Plugin.objects.get(id=plugin["id"]).updated_at
+    assert legacy.patch(path + "update_source/", {"site.ts": None}, format="json").json() == {"index.ts": "// kept"}
+    assert Plugin.objects.get(id=plugin["id"]).updated_at == updated_at  # nothing changed
+
+
 # ------------------------------------------------------------------ collection actions
 
 

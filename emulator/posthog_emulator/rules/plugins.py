@@ -187,12 +187,14 @@ def check_source_changes(changes) -> None:
 def source_file_changes(current: dict[str, tuple], changes: dict) -> list[tuple[str, str, str | None]]:
     """PostHog's ``update_source``, decided: ``current`` maps the stored file names to
     ``(source, transpiled)``; answers ``[(what, name, text)]`` in the order of ``changes``, where
-    ``what`` is ``create`` (a new name, even with ``null``), ``update`` or ``delete`` (``null`` for
-    an existing file). Unchanged files are left out."""
+    ``what`` is ``create`` (a new name with text), ``update`` or ``delete`` (``null`` for an
+    existing file). Unchanged files are left out, and so is ``null`` for a file that does not
+    exist: deleting nothing creates nothing (no empty file)."""
     result = []
     for name, text in changes.items():
         if name not in current:
-            result.append(("create", name, text))
+            if text is not None:
+                result.append(("create", name, text))
         elif current[name] != (text, transpiled_text(name, text)):
             result.append(("delete" if text is None else "update", name, text))
     return result
