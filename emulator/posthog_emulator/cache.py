@@ -54,10 +54,6 @@ def _bump(tables) -> None:
             _versions[table] += 1
 
 
-def version(table: str) -> int:
-    return _versions[table]
-
-
 def versions(tables) -> tuple:
     return tuple(_versions[table] for table in tables)
 
