@@ -1,7 +1,8 @@
 """The emulator's single middleware: one lock, the request log, and the request-hook point.
 
-0. **Guard** (:mod:`posthog_emulator.guard`): foreign ``Host`` names and cross-site control
-   requests are refused before anything else (not logged).
+0. **Guard** (:mod:`posthog_emulator.guard`, :mod:`posthog_emulator.limits`): foreign ``Host``
+   names, cross-site control requests and bodies over the size limit are refused before anything
+   else (an ``/api/`` one is logged with its 400/413).
 1. **Request hooks** (the extension point for fault injection, added by a later feature). A hook
    is a callable ``hook(request) -> HttpResponse | None``, registered with :func:`add_request_hook`.
    Hooks run in registration order for every request whose path starts with ``/api/``, before the
@@ -121,10 +122,12 @@ class EmulatorMiddleware:
         refused = guard.check(request)  # foreign Host names, cross-site control calls
         if refused is None and limits.body_too_large(request):
             refused = limits.payload_too_large_response()  # before a byte of the body is read
+        is_api = request.path.startswith("/api/")
         if refused is not None:
             self._finish(refused)
+            if is_api:
+                self._log(request, refused)
             return refused
-        is_api = request.path.startswith("/api/")
         response = None
         if is_api:
             for hook in request_hooks():

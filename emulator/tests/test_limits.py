@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from posthog_emulator import requestlog
 from posthog_emulator.limits import MAX_PAGE
 from posthog_emulator.models import Organization
 from tests.conftest import error
@@ -35,6 +36,8 @@ def test_a_body_over_20_mb_is_413(api, method, path):
     assert error(response) == {"type": "invalid_request", "code": "payload_too_large",
                                "detail": "Request body exceeded the maximum size of 20 MB.", "attr": None}
     assert not Organization.objects.filter(name__startswith="xxx").exists()
+    if path.startswith("/api/"):
+        assert requestlog.entries() == [{"method": method, "path": path, "query": "", "status": 413}]
 
 
 @pytest.mark.parametrize("query", ["limit=99999999999999999999999", "offset=99999999999999999999999",

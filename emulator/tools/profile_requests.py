@@ -66,6 +66,8 @@ def main():
     parser.add_argument("--workload", choices=("read", "mixed"), default="read")
     parser.add_argument("--top", type=int, default=0, help="also print the top N functions by own time")
     parser.add_argument("--pyinstrument", action="store_true", help="print a pyinstrument tree instead")
+    parser.add_argument("--no-response-cache", action="store_true",
+                        help="compute every GET (what a request costs when its page was just invalidated)")
     args = parser.parse_args()
 
     directory = tempfile.mkdtemp(prefix="emulator-profile-")
@@ -80,6 +82,10 @@ def main():
 
     bootstrap.migrate()
     bootstrap.ensure_bootstrap(KEY)
+    if args.no_response_cache:
+        from posthog_emulator import responses
+
+        responses.serve = lambda request, get_response: get_response(request)
     app = WSGIHandler()
     statuses = {}
 
