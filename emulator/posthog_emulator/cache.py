@@ -37,6 +37,10 @@ _watched: dict[str, str] = {}
 _keys: dict[str, tuple] = {}
 _organizations: dict = {}
 _WRITES = ("INSERT", "UPDATE", "DELETE", "REPLAC")
+#: Tables whose set of rows is versioned apart from their content: ``<table>#rows`` moves only
+#: with an INSERT, DELETE or REPLACE (see :func:`organization`).
+_ROW_TRACKED: set[str] = set()
+ROWS = "#rows"
 MAX_ENTRIES = 10000  # a test suite issuing more keys than this just starts over
 
 
@@ -70,6 +74,8 @@ def _watcher(execute, sql, params, many, context):
     tables = [table for quoted, table in _watched.items() if quoted in sql]
     if not tables:
         return execute(sql, params, many, context)
+    if head != "UPDATE":
+        tables += [table + ROWS for table in tables if table in _ROW_TRACKED]
     _bump(tables)
     try:
         return execute(sql, params, many, context)
@@ -91,7 +97,11 @@ def install() -> None:
     from django.apps import apps
     from django.db import connections
 
+    from posthog_emulator.models import Organization
+
     watch(*apps.get_app_config("posthog_emulator").get_models())
+    _ROW_TRACKED.add(Organization._meta.db_table)
+    _versions[Organization._meta.db_table + ROWS] = 0
     connection_created.connect(_on_connection, dispatch_uid="posthog_emulator.cache")
     for connection in connections.all(initialized_only=True):
         _on_connection(None, connection)
@@ -228,19 +238,32 @@ def key_entry(secure_value: str) -> KeyEntry | None:
 
 
 def organization(organization_id):
-    """A fresh ``Organization`` instance for this ID (a UUID), or ``None`` when there is none."""
-    from posthog_emulator.models import Organization
+    """A fresh organization instance for this ID (a UUID), or ``None`` when there is none.
 
-    depend_on((Organization._meta.db_table,))
-    stamp = _versions[Organization._meta.db_table]
+    The instance is a :class:`~posthog_emulator.models.CachedOrganization`: the current request
+    depends on the organization's existence (``<table>#rows``, moved by INSERT and DELETE only) and,
+    once it reads any column besides ``id``, on the organization table itself. The query that
+    refreshes a stale entry is not counted as a read of the request (it decides existence, which
+    is what the request depends on so far).
+    """
+    from posthog_emulator.models import CachedOrganization, Organization
+
+    table = Organization._meta.db_table
+    depend_on((table + ROWS,))
+    stamp = _versions[table]
     cached = _organizations.get(organization_id)
     if cached is None or cached[0] != stamp:
-        row = Organization.objects.filter(id=organization_id).first()
+        recording = getattr(_local, "recording", None)
+        _local.recording = None
+        try:
+            row = Organization.objects.filter(id=organization_id).first()
+        finally:
+            _local.recording = recording
         with _lock:
             if len(_organizations) >= MAX_ENTRIES:
                 _organizations.clear()
             _organizations[organization_id] = cached = (stamp, _values(row) if row is not None else None)
-    return _instance(Organization, cached[1]) if cached[1] is not None else None
+    return _instance(CachedOrganization, cached[1]) if cached[1] is not None else None
 
 
 # --------------------------------------------------------------------------------------------

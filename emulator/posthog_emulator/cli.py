@@ -196,6 +196,11 @@ def _run(args: argparse.Namespace) -> int:
             return 1
 
     class RequestHandler(WSGIRequestHandler):
+        # Buffer what the handler writes (flushed after each write call of the WSGI handler, i.e.
+        # once the body is written): the status line, headers and a small body leave in one
+        # send instead of two, which saves a system call and a GIL hand-off per request.
+        wbufsize = 1 << 16
+
         def setup(self):
             # Headers and body go out in separate writes; without TCP_NODELAY a keep-alive client
             # waits ~40 ms for a delayed ACK on every response.

@@ -120,3 +120,38 @@ def test_every_write_statement_bumps_its_table(db):
     with connection.cursor() as cursor:
         cursor.execute(f'UPDATE "{table}" SET first_name = first_name WHERE id = -1')
     assert cache.versions([table])[0] > before
+
+
+def test_a_setting_the_answer_read_invalidates_it(api, boot, client):
+    """The plugin list depends on plugins_access_level (an organization column)."""
+    url = "/api/organizations/@current/pipeline_destinations/"
+    assert api.get(url).status_code == 200
+    assert api.get(url).status_code == 200
+    client.put(f"/_emulator/organizations/{boot.organization.id}/plugins_access_level",
+               {"plugins_access_level": 0}, format="json")
+    assert api.get(url).status_code == 403
+
+
+def test_a_settings_change_keeps_pages_that_only_needed_the_organization(api, boot, monkeypatch):
+    """A domain list under @current depends on the organization existing, not on its settings."""
+    api.post(DOMAINS, {"domain": "kept.example.com"}, format="json")
+    first = api.get(DOMAINS)
+    assert api.patch("/api/organizations/@current/", {"enforce_2fa": True}, format="json").status_code == 200
+    from posthog_emulator import responses
+
+    computed = []
+    original = responses._compute
+    monkeypatch.setattr(responses, "_compute", lambda *a: computed.append(1) or original(*a))
+    assert api.get(DOMAINS).content == first.content
+    assert computed == []  # served from the cache
+
+
+def test_a_deleted_organization_invalidates_its_pages(api, boot, make_key):
+    key, _ = make_key("owner2@example.com")
+    other = authed(key).post("/api/organizations/", {"name": "Short-lived"}, format="json").json()
+    client2 = authed(key)
+    url = f"/api/organizations/{other['id']}/domains/"
+    assert client2.get(url).status_code == 200
+    assert client2.get(url).status_code == 200
+    assert client2.delete(f"/api/organizations/{other['id']}/").status_code == 204
+    assert client2.get(url).status_code == 404

@@ -34,6 +34,7 @@ from posthog_emulator.models.ids import (
 from posthog_emulator.models.core import (
     INTERNAL_BOT_EMAIL_SUFFIX,
     MAX_SLUG_LENGTH,
+    CachedOrganization,
     EmulatorState,
     FeatureFlags,
     Organization,
@@ -72,6 +73,7 @@ __all__ = [
     "BatchExportBackfill",
     "BatchExportDestination",
     "BatchExportRun",
+    "CachedOrganization",
     "DNSRecord",
     "EmulatorState",
     "EventDefinition",

@@ -214,6 +214,31 @@ class Organization(models.Model):
         return any(item.get("key") == feature for item in self.available_product_features or [])
 
 
+class CachedOrganization(Organization):
+    """An organization handed out by :func:`posthog_emulator.cache.organization`.
+
+    The same row, but reading any column besides ``id`` tells the cache so: a ``GET`` answer that
+    only needed the organization's identity (a list of its domains under ``@current``) depends on
+    the organization existing, not on its settings, and stays valid when they change; one that
+    read a setting (``plugins_access_level``, the organization itself) depends on the row.
+    """
+
+    class Meta:
+        proxy = True
+
+    def __getattribute__(self, name):
+        if name in _ORGANIZATION_CONTENT:
+            from posthog_emulator import cache
+
+            cache.depend_on((Organization._meta.db_table,))
+        return super().__getattribute__(name)
+
+
+_ORGANIZATION_CONTENT = frozenset(
+    field.attname for field in Organization._meta.concrete_fields if not field.primary_key
+)
+
+
 class Team(models.Model):
     """A project. PostHog's Team and Project are one-to-one here, so ``project_id == id``."""
 
