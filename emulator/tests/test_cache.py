@@ -155,3 +155,33 @@ def test_a_deleted_organization_invalidates_its_pages(api, boot, make_key):
     assert client2.get(url).status_code == 200
     assert client2.delete(f"/api/organizations/{other['id']}/").status_code == 204
     assert client2.get(url).status_code == 404
+
+
+def test_member_count_and_projects_follow_the_data(api, boot, make_key):
+    url = "/api/organizations/@current/"
+    first = api.patch(url, {"enforce_2fa": True}, format="json").json()
+    assert first["member_count"] == 1 and len(first["teams"]) == len(first["projects"]) == 1
+    make_key("joiner@example.com")
+    from posthog_emulator.models import Team
+
+    Team.objects.create(organization=boot.organization, name="Second")
+    after = api.patch(url, {"enforce_2fa": False}, format="json").json()
+    assert after["member_count"] == 2
+    assert [t["name"] for t in after["teams"]] == ["Default project", "Second"]
+    assert [p["name"] for p in after["projects"]] == ["Default project", "Second"]
+    User.objects.filter(email="joiner@example.com").update(is_active=False)
+    assert api.get(url).json()["member_count"] == 1
+
+
+def test_the_cached_organization_is_a_plain_organization_once_read(api, boot):
+    from posthog_emulator import cache as cache_module
+    from posthog_emulator.models import CachedOrganization, Organization
+
+    found = cache_module.organization(boot.organization.id)
+    assert type(found) is CachedOrganization and found == boot.organization
+    assert found.name == "Emulator Org"
+    assert type(found) is Organization  # the dependency is recorded once, then normal speed
+    found.enforce_2fa = True
+    found.save()
+    assert Organization.objects.get(id=boot.organization.id).enforce_2fa is True
+    assert cache_module.organization(boot.organization.id).enforce_2fa is True

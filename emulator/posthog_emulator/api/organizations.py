@@ -30,9 +30,10 @@ from rest_framework import serializers, viewsets
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 
+from posthog_emulator import cache
 from posthog_emulator.api.shared import ModelSerializer, ProjectBasicSerializer, TeamBasicSerializer
 from posthog_emulator.auth import personal_api_key_of
-from posthog_emulator.models import INTERNAL_BOT_EMAIL_SUFFIX, Organization, OrganizationMembership, User
+from posthog_emulator.models import INTERNAL_BOT_EMAIL_SUFFIX, Organization, OrganizationMembership, Team, User
 from posthog_emulator.permissions import APIScopePermission, OrganizationAdminWritePermissions
 from posthog_emulator.routing import EmulatorViewSetMixin
 
@@ -145,10 +146,17 @@ class OrganizationSerializer(ModelSerializer):
         return cache[serializer_class]
 
     def _teams(self, organization: Organization) -> list:
-        # ``teams`` and ``projects`` show the same rows: one query (or the list query's prefetch).
+        # ``teams`` and ``projects`` show the same rows: one query (or the list query's prefetch),
+        # and none while no project was written since (posthog_emulator.cache.memo).
         teams = self.context.setdefault("_teams", {})
         if organization.id not in teams:
-            teams[organization.id] = list(organization.teams.all())
+            prefetched = getattr(organization, "_prefetched_objects_cache", {}).get("teams")
+            if prefetched is not None:
+                teams[organization.id] = list(prefetched)
+            else:
+                rows = cache.memo(("teams", organization.id), (Team,),
+                                  lambda: [cache.values_of(team) for team in organization.teams.all()])
+                teams[organization.id] = cache.instances(Team, rows)
         return teams[organization.id]
 
     def get_teams(self, organization: Organization) -> list[dict]:
@@ -167,7 +175,8 @@ class OrganizationSerializer(ModelSerializer):
         annotated = getattr(organization, "annotated_member_count", None)
         if annotated is not None:
             return annotated
-        return member_count_queryset().filter(organization=organization).count()
+        return cache.memo(("member_count", organization.id), (OrganizationMembership, User),
+                          lambda: member_count_queryset().filter(organization=organization).count())
 
     def get_default_role_id(self, organization: Organization) -> None:
         return None  # roles are an enterprise feature the emulator does not have

@@ -231,7 +231,9 @@ class CachedOrganization(Organization):
             from posthog_emulator import cache
 
             cache.depend_on((Organization._meta.db_table,))
-        return super().__getattribute__(name)
+            # Recorded once per instance: from now on it is a plain Organization (no more checks).
+            object.__setattr__(self, "__class__", Organization)
+        return object.__getattribute__(self, name)
 
 
 _ORGANIZATION_CONTENT = frozenset(
