@@ -185,3 +185,16 @@ def test_the_cached_organization_is_a_plain_organization_once_read(api, boot):
     found.save()
     assert Organization.objects.get(id=boot.organization.id).enforce_2fa is True
     assert cache_module.organization(boot.organization.id).enforce_2fa is True
+
+
+def test_a_new_member_cannot_be_invited_again_at_once(api, boot, client):
+    invites = "/api/organizations/@current/invites/"
+    assert api.post(invites, {"target_email": "new@example.com"}, format="json").status_code == 201
+    assert client.post("/_emulator/invites/accept", {"email": "new@example.com"}, format="json").status_code == 200
+    response = api.post(invites, {"target_email": "NEW@Example.com"}, format="json")
+    assert response.status_code == 400
+    assert error(response)["detail"] == "A user with this email address already belongs to the organization."
+    # SQLite's LIKE (PostHog's iexact here) folds ASCII letters only.
+    User.objects.filter(email="new@example.com").update(email="nÉw@example.com")
+    assert api.post(invites, {"target_email": "nÉw@example.com"}, format="json").status_code == 400
+    assert api.post(invites, {"target_email": "néw@example.com"}, format="json").status_code == 201
