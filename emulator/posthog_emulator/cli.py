@@ -261,8 +261,9 @@ def _run(args: argparse.Namespace) -> int:
               f"{', '.join(['127.0.0.1', 'localhost', '[::1]'] + args.allowed_host)}.",
               file=sys.stderr, flush=True)
     scheme = "https" if tls_context is not None else "http"
-    print(f"posthog-emulator listening on {scheme}://{shown_host}:{port} (profile {args.profile})", flush=True)
     try:
+        # Inside the try: a SIGTERM that arrives as soon as the caller read the line stops cleanly.
+        print(f"posthog-emulator listening on {scheme}://{shown_host}:{port} (profile {args.profile})", flush=True)
         httpd.serve_forever()
     except _Stop:
         pass
