@@ -5,6 +5,16 @@
 it on loopback for a bounded time; report requests per second and p50/p99 latency.
 
     python bench/throughput.py --url URL --api-key KEY [--threads 8] [--seconds 10] [--out FILE.json]
+    python bench/throughput.py --compare DIR [--threads 8] [--seconds 10] [--starts 5] [--out FILE.json]
+
+``--compare DIR`` measures two emulators side by side in one run: the one in DIR (a directory
+holding a ``posthog_emulator`` package, e.g. ``git archive main emulator | tar -x -C /tmp/main``
+then ``/tmp/main/emulator``) and this checkout's ``emulator/``. Each is started on a free loopback
+port with a fresh database (``python -m posthog_emulator serve`` run from its directory, so that
+directory's package is the one imported), given the same 10 domains, and the workloads alternate
+between them (read on one, read on the other, then mixed likewise) so that both meet the same
+machine load. Besides the client's figures it reports the server's CPU time per request (from
+/proc) and the start-up time, from process start to the "listening" line, median of ``--starts``.
 
 Two workloads, run one after the other on the bootstrap organization:
 
@@ -17,11 +27,23 @@ test suite on the same machine gets, not the server alone.
 """
 import argparse
 import json
+import os
+import re
+import shutil
+import signal
 import statistics
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 
 import requests
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+THIS_EMULATOR = os.path.join(os.path.dirname(HERE), "emulator")
+KEY = "phx_" + "t" * 40
+READY = re.compile(r"listening on (https?://\S+)")
 
 
 def percentile(values, fraction):
@@ -83,19 +105,120 @@ def run(url, key, workload, threads, seconds):
     }
 
 
+def seed(url, key):
+    session = requests.Session()
+    session.headers["Authorization"] = "Bearer " + key
+    for i in range(10):  # the page the read workload lists
+        session.post(url + "/api/organizations/@current/domains/", json={"domain": "load%d.bench-org.example" % i}, timeout=30)
+
+
+def cpu_seconds(pid):
+    """User + system CPU time of a process (Linux /proc), or None elsewhere."""
+    try:
+        with open("/proc/%d/stat" % pid) as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class Server:
+    """``python -m posthog_emulator serve`` from ``directory`` on a free port, with a fresh database."""
+
+    def __init__(self, directory):
+        self.directory = directory
+        self.state = tempfile.mkdtemp(prefix="throughput-")
+        started = time.perf_counter()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "posthog_emulator", "serve", "--host", "127.0.0.1", "--port", "0",
+             "--db", os.path.join(self.state, "db.sqlite3"), "--api-key", KEY, "--quiet"],
+            cwd=directory, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            env=dict(os.environ, PYTHONUNBUFFERED="1"))
+        self.url = None
+        for line in self.process.stdout:
+            match = READY.search(line)
+            if match:
+                self.url = match.group(1)
+                break
+        self.startup = time.perf_counter() - started
+        if self.url is None:
+            raise SystemExit("the emulator in %s did not start" % directory)
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process.stdout.close()
+        shutil.rmtree(self.state, ignore_errors=True)
+
+
+def compare(args):
+    targets = [("main", os.path.abspath(args.compare)), ("this", THIS_EMULATOR)]
+    startups = {}
+    for name, directory in targets:  # start-up first, on an otherwise idle emulator side
+        times = []
+        for _ in range(args.starts):
+            server = Server(directory)
+            times.append(server.startup)
+            server.stop()
+        startups[name] = {"median_s": round(statistics.median(times), 3), "max_s": round(max(times), 3),
+                          "runs": len(times)}
+    servers = {name: Server(directory) for name, directory in targets}
+    try:
+        for server in servers.values():
+            seed(server.url, KEY)
+        results = []
+        for workload in ("read", "mixed"):
+            for name, server in servers.items():
+                before = cpu_seconds(server.process.pid)
+                row = run(server.url, KEY, workload, args.threads, args.seconds)
+                after = cpu_seconds(server.process.pid)
+                row["emulator"] = name
+                if before is not None and after is not None and row["requests"]:
+                    row["server_cpu_ms_per_request"] = round(1000 * (after - before) / row["requests"], 2)
+                results.append(row)
+    finally:
+        for server in servers.values():
+            server.stop()
+    report = {"results": results, "startup": startups, "threads": args.threads, "seconds": args.seconds,
+              "date": time.strftime("%Y-%m-%d %H:%M %Z"), "cpus": os.cpu_count(),
+              "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None}
+    if args.out:
+        with open(args.out, "w") as handle:
+            json.dump(report, handle, indent=1)
+    print("| workload | emulator | requests/s | p50 | p99 | errors | server CPU per request |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for row in results:
+        print("| %s | %s | %.1f | %.1f ms | %.1f ms | %d | %s |" % (
+            row["workload"], row["emulator"], row["rps"], row["p50_ms"], row["p99_ms"], row["errors"],
+            "%.2f ms" % row["server_cpu_ms_per_request"] if "server_cpu_ms_per_request" in row else "?"))
+    for workload in ("read", "mixed"):
+        main, this = [row for row in results if row["workload"] == workload]
+        print("%s: %.1fx the requests/s, p50 %.2fx" % (workload, this["rps"] / main["rps"], this["p50_ms"] / main["p50_ms"]))
+    for name, startup in startups.items():
+        print("start-up %s: median %.3f s over %d, slowest %.3f s" % (name, startup["median_s"], startup["runs"],
+                                                                     startup["max_s"]))
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--url", required=True)
-    parser.add_argument("--api-key", required=True)
+    parser.add_argument("--url")
+    parser.add_argument("--api-key")
+    parser.add_argument("--compare", metavar="DIR", help="compare the emulator package in DIR with this checkout's")
+    parser.add_argument("--starts", type=int, default=5, help="start-ups timed per emulator with --compare")
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--out")
     args = parser.parse_args()
+    if args.compare:
+        return compare(args)
+    if not args.url or not args.api_key:
+        parser.error("give --url and --api-key, or --compare DIR")
     url = args.url.rstrip("/")
-    session = requests.Session()
-    session.headers["Authorization"] = "Bearer " + args.api_key
-    for i in range(10):  # the page the read workload lists
-        session.post(url + "/api/organizations/@current/domains/", json={"domain": "load%d.bench-org.example" % i}, timeout=30)
+    seed(url, args.api_key)
     results = [run(url, args.api_key, workload, args.threads, args.seconds) for workload in ("read", "mixed")]
     if args.out:
         with open(args.out, "w") as handle:

@@ -19,6 +19,7 @@ from rest_framework import authentication
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
+from posthog_emulator import cache
 from posthog_emulator.models import PersonalAPIKey, hash_key_value
 
 _BEARER = re.compile(r"^Bearer\s+(\S.+)$")
@@ -48,22 +49,30 @@ class PersonalAPIKeyAuthentication(authentication.BaseAuthentication):
         if found is None:
             return None
         raw_value, source = found
-        key = (
-            PersonalAPIKey.objects.select_related("user")
-            .filter(user__is_active=True, secure_value=hash_key_value(raw_value))
-            .first()
-        )
-        if key is None:
+        entry = cache.key_entry(hash_key_value(raw_value))
+        if entry is None:
             raise AuthenticationFailed(detail=f"Personal API key found in request {source} is invalid.")
-        now = timezone.now()
-        # PostHog only writes last_used_at when the hour has changed, to spare UPDATEs.
-        if key.last_used_at is None or now - key.last_used_at > timedelta(hours=1):
-            key.last_used_at = now
-            key.save(update_fields=["last_used_at"])
-        return key.user, key
+        key, user = entry.key, entry.key.user
+        user._emulator_memberships = entry  # read by permissions.membership_level while current
+        if user.current_organization_id is not None:
+            current = cache.organization(user.current_organization_id)
+            if current is not None:
+                user._state.fields_cache["current_organization"] = current
+        cache.authenticated_with(key.secure_value if source == "Authorization header" else None)
+        note_use(key)
+        return user, key
 
     def authenticate_header(self, request) -> str:
         return self.keyword
+
+
+def note_use(key: PersonalAPIKey) -> None:
+    """Record the key's use. PostHog only writes ``last_used_at`` when the hour has changed, to
+    spare UPDATEs."""
+    now = timezone.now()
+    if key.last_used_at is None or now - key.last_used_at > timedelta(hours=1):
+        key.last_used_at = now
+        key.save(update_fields=["last_used_at"])
 
 
 def personal_api_key_of(request) -> PersonalAPIKey | None:

@@ -72,6 +72,20 @@ def build_parser() -> argparse.ArgumentParser:
         default=os.environ.get("POSTHOG_EMULATOR_PROFILE", "spec"),
         help="response profile (default: env POSTHOG_EMULATOR_PROFILE, else spec)",
     )
+    serve.add_argument(
+        "--allowed-host",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="also answer requests whose Host (and control requests whose Origin) is NAME; repeatable "
+        "(default: only 127.0.0.1, localhost and [::1])",
+    )
+    serve.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="allow --host to be a non-loopback address: the control API has no authentication and "
+        "anyone who reaches the port can reset the database",
+    )
     serve.add_argument("--quiet", action="store_true", help="do not log each request")
     serve.add_argument("--tls-cert", metavar="CERT", help="serve HTTPS with this PEM certificate (chain)")
     serve.add_argument("--tls-key", metavar="KEY", help="the PEM private key of --tls-cert")
@@ -95,6 +109,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         if bool(args.tls_cert) != bool(args.tls_key):
             parser.error("--tls-cert and --tls-key go together")
+        from posthog_emulator.guard import is_loopback
+
+        if not is_loopback(args.host) and not args.allow_remote:
+            parser.error(
+                f"--host {args.host} is not a loopback address: the control API (/_emulator/) has no "
+                "authentication and can wipe the database; add --allow-remote to serve beyond this machine "
+                "anyway (and --allowed-host NAME for each name clients will use)"
+            )
+        for name in args.allowed_host:
+            if not name or "," in name or "/" in name or " " in name:
+                parser.error(f"--allowed-host {name!r}: expected a host name or address, such as emulator.local")
         return serve(args)
     if args.command == "make-test-ca":
         return make_test_ca(args)
@@ -123,6 +148,9 @@ def serve(args: argparse.Namespace) -> int:
         db_path = os.path.join(temp_dir, "emulator.sqlite3")
     os.environ["POSTHOG_EMULATOR_DB"] = db_path
     os.environ["POSTHOG_EMULATOR_PROFILE"] = args.profile
+    os.environ["POSTHOG_EMULATOR_ALLOWED_HOSTS"] = ",".join(
+        f"[{name}]" if ":" in name and not name.startswith("[") else name for name in args.allowed_host
+    )
     os.environ["DJANGO_SETTINGS_MODULE"] = "posthog_emulator.settings"
     try:
         return _run(args)
@@ -140,6 +168,7 @@ def _run(args: argparse.Namespace) -> int:
     from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
 
     from posthog_emulator import bootstrap
+    from posthog_emulator.guard import is_loopback
 
     bootstrap.migrate()
     raw_key, created = bootstrap.ensure_bootstrap(args.api_key)
@@ -167,6 +196,11 @@ def _run(args: argparse.Namespace) -> int:
             return 1
 
     class RequestHandler(WSGIRequestHandler):
+        # Buffer what the handler writes (flushed after each write call of the WSGI handler, i.e.
+        # once the body is written): the status line, headers and a small body leave in one
+        # send instead of two, which saves a system call and a GIL hand-off per request.
+        wbufsize = 1 << 16
+
         def setup(self):
             # Headers and body go out in separate writes; without TCP_NODELAY a keep-alive client
             # waits ~40 ms for a delayed ACK on every response.
@@ -220,9 +254,16 @@ def _run(args: argparse.Namespace) -> int:
 
     host, port = httpd.server_address[:2]
     shown_host = f"[{host}]" if ":" in host else host
+    if args.allow_remote and not is_loopback(args.host):
+        print(f"posthog-emulator: WARNING: listening on {shown_host}, beyond loopback. The control API "
+              "(/_emulator/) has no authentication: anyone who can reach this port can reset the database "
+              "and issue API keys. Answering Host names: "
+              f"{', '.join(['127.0.0.1', 'localhost', '[::1]'] + args.allowed_host)}.",
+              file=sys.stderr, flush=True)
     scheme = "https" if tls_context is not None else "http"
-    print(f"posthog-emulator listening on {scheme}://{shown_host}:{port} (profile {args.profile})", flush=True)
     try:
+        # Inside the try: a SIGTERM that arrives as soon as the caller read the line stops cleanly.
+        print(f"posthog-emulator listening on {scheme}://{shown_host}:{port} (profile {args.profile})", flush=True)
         httpd.serve_forever()
     except _Stop:
         pass

@@ -28,10 +28,6 @@ def not_found(detail: str = "Not found.") -> JsonResponse:
     return error_response(404, "invalid_request", "not_found", detail)
 
 
-def validation_error(detail: str, attr: str | None = None, code: str = "invalid_input") -> JsonResponse:
-    return error_response(400, "validation_error", code, detail, attr)
-
-
 def handler404(request, exception=None):
     """Unknown path. PostHog's catch-all answers "Endpoint not found." (facts 0.2)."""
     return not_found("Endpoint not found.")

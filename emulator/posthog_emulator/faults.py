@@ -8,6 +8,11 @@ first rule that matches *and fires* decides:
 ``mode: "respond"`` (default)
     Answer ``status`` without running the view (nothing is written). With no ``status`` the rule
     only adds ``delay`` (latency) and lets the request through.
+``mode: "commit_then_status"``
+    Run the view (its write is committed), then answer ``status`` (a 5xx) instead of the view's
+    answer: a proxy that timed out while PostHog finished the write. The request log records the
+    injected status with ``"fault": "commit_then_status"`` and the view's status as
+    ``"committed_status"``.
 ``mode: "drop_after_commit"``
     Run the view (its write is committed: the emulator runs in autocommit mode), then close the
     connection without sending the answer. The client sees the connection closed or reset while
@@ -50,11 +55,18 @@ from posthog_emulator.errors import error_response
 DROP_KEY = "posthog_emulator.drop_connection"
 #: Key in the WSGI environ where the server puts the client socket (see :mod:`posthog_emulator.cli`).
 SOCKET_KEY = "posthog_emulator.socket"
+#: Key in ``request.META`` holding the rule that answers after the view committed.
+COMMIT_THEN_KEY = "posthog_emulator.commit_then_status"
 #: Attribute set on a response made by a fault rule (the middleware logs it).
 FAULT_ATTR = "_posthog_emulator_fault"
+#: Attribute with the status the view answered, on a ``commit_then_status`` response.
+COMMITTED_ATTR = "_posthog_emulator_committed_status"
 
 STATUSES = (429, 500, 502, 503, 504)
-MODES = ("respond", "drop_after_commit")
+MODES = ("respond", "drop_after_commit", "commit_then_status")
+#: The statuses ``commit_then_status`` may answer: after a committed write only a server error
+#: makes sense (a 429 promises that nothing happened).
+COMMIT_THEN_STATUSES = (500, 502, 503, 504)
 METHODS = ("*", "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 MAX_DELAY = 300.0
 
@@ -118,6 +130,9 @@ def parse_rule(data) -> dict:
     body_wait = _number(data, "body_wait", 0.0, MAX_DELAY)
     if body_wait is not None and status != 429:
         raise RuleError("body_wait only applies to status 429.", "body_wait")
+    if mode == "commit_then_status" and status not in COMMIT_THEN_STATUSES:
+        raise RuleError(f"mode commit_then_status needs a status: one of {', '.join(map(str, COMMIT_THEN_STATUSES))}.",
+                        "status")
     if mode == "respond" and status is None and not delay:
         raise RuleError("A respond rule needs a status, or a delay to add latency.", "status")
     return {
@@ -250,6 +265,21 @@ def hook(request) -> HttpResponse | None:
     if rule["mode"] == "drop_after_commit":
         request.META[DROP_KEY] = rule["id"]
         return None
+    if rule["mode"] == "commit_then_status":
+        request.META[COMMIT_THEN_KEY] = rule
+        return None
     if rule["status"] is None:  # latency only
         return None
     return fault_response(rule)
+
+
+def after_view(request, response: HttpResponse) -> HttpResponse:
+    """The answer to send once the view ran: ``response``, or the injected status of a
+    ``commit_then_status`` rule (the view's status kept as :data:`COMMITTED_ATTR`)."""
+    rule = request.META.get(COMMIT_THEN_KEY)
+    if rule is None:
+        return response
+    injected = fault_response(rule)
+    setattr(injected, FAULT_ATTR, "commit_then_status")
+    setattr(injected, COMMITTED_ATTR, response.status_code)
+    return injected

@@ -18,9 +18,9 @@ def json_response(data, status: int = 200) -> JsonResponse:
 class BodyError(ValueError):
     """A request body that is not a JSON object: ``detail`` says why, ``code`` is the error code."""
 
-    def __init__(self, detail: str, code: str = "invalid_input"):
+    def __init__(self, detail: str, code: str = "invalid_input", attr: str | None = None):
         super().__init__(detail)
-        self.detail, self.code = detail, code
+        self.detail, self.code, self.attr = detail, code, attr
 
 
 def json_object(body: bytes) -> dict:
@@ -31,6 +31,31 @@ def json_object(body: bytes) -> dict:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError) as error:
         raise BodyError(f"JSON parse error - {error}", code="parse_error")
+    except RecursionError:
+        raise BodyError("JSON parse error - nesting too deep", code="parse_error")
     if not isinstance(data, dict):
         raise BodyError("Expected a JSON object.")
+    null_at = find_null_character(data)
+    if null_at is not None:
+        raise BodyError("Null characters are not allowed.", code="null_characters_not_allowed", attr=null_at)
     return data
+
+
+def find_null_character(value, path: str = ""):
+    """The ``attr`` path (``events__0__name``) of the first string or key holding NUL, else None."""
+    if isinstance(value, str):
+        return (path or "non_field_errors") if "\x00" in value else None
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return None
+    for key, item in items:
+        here = f"{path}__{key}" if path else str(key)
+        if isinstance(key, str) and "\x00" in key:
+            return path or "non_field_errors"
+        found = find_null_character(item, here)
+        if found is not None:
+            return found
+    return None

@@ -91,7 +91,14 @@ def extract_organization(obj) -> Organization:
 
 
 def membership_level(user, organization: Organization) -> int | None:
-    """The user's level in the organization, or ``None`` when not a member."""
+    """The user's level in the organization, or ``None`` when not a member.
+
+    Answered from the memberships authentication loaded (:mod:`posthog_emulator.cache`) while no
+    membership was written since; otherwise from the database.
+    """
+    cached = getattr(user, "_emulator_memberships", None)
+    if cached is not None and cached.memberships_current():
+        return cached.memberships.get(organization.id)
     return (
         OrganizationMembership.objects.filter(user=user, organization=organization)
         .values_list("level", flat=True)

@@ -24,6 +24,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.routers import SimpleRouter
 
+from posthog_emulator import cache
 from posthog_emulator.models import Organization, Team
 from posthog_emulator.permissions import (
     APIScopePermission,
@@ -104,7 +105,7 @@ class OrganizationNestedMixin(EmulatorViewSetMixin):
             organization_id = UUID(value)
         except ValueError:
             raise NotFound("Organization not found.")
-        organization = Organization.objects.filter(id=organization_id).first()
+        organization = cache.organization(organization_id)
         if organization is None:
             raise NotFound("Organization not found.")
         return organization

@@ -9,6 +9,8 @@ Configuration comes from environment variables, which :mod:`posthog_emulator.cli
     connection would see a different, empty database).
 ``POSTHOG_EMULATOR_PROFILE``
     ``spec`` (default) or ``posthog``; see :mod:`posthog_emulator.profiles`.
+``POSTHOG_EMULATOR_ALLOWED_HOSTS``
+    Comma-separated host names answered besides the loopback names (``serve --allowed-host``).
 ``POSTHOG_EMULATOR_REQUEST_LOG_MAX``
     How many requests the request log keeps (default 100000; oldest dropped first).
 
@@ -22,7 +24,10 @@ import tempfile
 
 DEBUG = False
 SECRET_KEY = "posthog-emulator-not-a-secret"  # nothing is signed: no sessions, no cookies
-ALLOWED_HOSTS = ["*"]
+# Loopback names only (DNS rebinding; see guard.py); ``serve --allowed-host`` adds names.
+ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]"] + [
+    name for name in os.environ.get("POSTHOG_EMULATOR_ALLOWED_HOSTS", "").split(",") if name
+]
 USE_TZ = True
 TIME_ZONE = "UTC"
 USE_I18N = False
@@ -49,7 +54,11 @@ DATABASES = {
         # the OS (write(2)) and synchronous=NORMAL only skips the fsync: an acknowledged write
         # survives the process being killed (tests/test_server_reliability.py SIGKILLs a burst),
         # though not a power loss, which would need synchronous=FULL.
+        # Several server threads share the database (see middleware.py): a transaction that
+        # writes takes SQLite's write lock when it begins (BEGIN IMMEDIATE) and waits for it up to
+        # `timeout` seconds, instead of failing with "database is locked" when it upgrades a read.
         "OPTIONS": {
+            "transaction_mode": "IMMEDIATE",
             "timeout": 20,
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
         },
@@ -67,12 +76,12 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_TOKEN": None,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
-        "rest_framework.parsers.JSONParser",
+        "posthog_emulator.limits.JSONParser",  # DRF's, with deep nesting a 400 (limits.py)
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "EXCEPTION_HANDLER": "exceptions_hog.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "EXCEPTION_HANDLER": "posthog_emulator.limits.exception_handler",  # exceptions_hog's, see limits.py
+    "DEFAULT_PAGINATION_CLASS": "posthog_emulator.limits.LimitOffsetPagination",  # DRF's, clamped
     "PAGE_SIZE": 100,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -9,7 +9,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "posthog_emulator.settings")
 import pytest  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
-from posthog_emulator import bootstrap, generations, profiles, requestlog  # noqa: E402
+from posthog_emulator import bootstrap, cache, generations, profiles, requestlog, responses  # noqa: E402
 from posthog_emulator.models import Organization, Team, User  # noqa: E402
 
 BOOTSTRAP_KEY = "phx_" + "b" * 40
@@ -25,15 +25,19 @@ class Boot:
 
 @pytest.fixture(autouse=True)
 def _clean_process_state():
-    """Profile, generations, request log and bootstrap key live in process memory: reset them
-    around each test."""
-    profiles.set_profile("spec")
-    generations.restore_defaults()
-    requestlog.clear()
+    """Profile, generations, request log, bootstrap key and the caches live in process memory:
+    reset them around each test (a test's rollback writes nothing the caches could see)."""
+    _reset_process_state()
     yield
+    _reset_process_state()
+
+
+def _reset_process_state():
     profiles.set_profile("spec")
     generations.restore_defaults()
     requestlog.clear()
+    cache.clear()
+    responses.clear()
 
 
 @pytest.fixture

@@ -38,10 +38,10 @@ class Live:
 
 
 @contextmanager
-def live_server(db_path, key, *extra, stderr=subprocess.DEVNULL):
+def live_server(db_path, key, *extra, stderr=subprocess.DEVNULL, host="127.0.0.1"):
     """Yield a :class:`Live` for a server on a free loopback port; SIGTERM (or SIGKILL) it after."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "posthog_emulator", "serve", "--host", "127.0.0.1", "--port", "0",
+        [sys.executable, "-m", "posthog_emulator", "serve", "--host", host, "--port", "0",
          "--db", str(db_path), "--api-key", key, "--quiet", *extra],
         stdout=subprocess.PIPE, stderr=stderr, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )  # fmt: skip
@@ -54,7 +54,7 @@ def live_server(db_path, key, *extra, stderr=subprocess.DEVNULL):
                 url = match.group(1)
                 break
         assert url, f"the emulator did not start (exit status {process.poll()})"
-        yield Live(process, url, key)
+        yield Live(process, url.replace("://0.0.0.0:", "://127.0.0.1:"), key)
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)

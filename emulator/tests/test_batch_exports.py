@@ -438,3 +438,53 @@ def test_control_shows_stored_secrets_and_backfill_status(api, boot, export, cli
     response = client.patch(f"/_emulator/batch_exports/{export['id']}/backfills/{backfill['id']}",
                             {"status": "Completed"}, format="json")  # fmt: skip
     assert response.status_code == 200 and response.json()["status"] == "Completed"
+
+
+# ------------------------------------------------------- high-frequency intervals (feature flag)
+HIGH_FREQUENCY_DENIED = "Higher frequency batch exports are not enabled for this team."
+
+
+def _export(interval):
+    return {"name": f"every {interval}", "interval": interval,
+            "destination": {"type": "NoOp", "config": {}}}
+
+
+@pytest.mark.parametrize("interval", ["every 5 minutes", "every 15 minutes"])
+def test_high_frequency_intervals_are_on_by_default(api, boot, interval):
+    response = api.post(f"/api/projects/{boot.project.id}/batch_exports/", _export(interval), format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["interval"] == interval
+
+
+def test_features_control_endpoint(client, boot):
+    url = f"/_emulator/organizations/{boot.organization.slug}/features"
+    assert client.get(url).json() == {"organization": str(boot.organization.id),
+                                      "features": {"high-frequency-batch-exports": True}}
+    response = client.put(url, {"high-frequency-batch-exports": False}, format="json")
+    assert response.status_code == 200
+    assert response.json()["features"] == {"high-frequency-batch-exports": False}
+    assert client.put(url, {"colour": True}, format="json").json()["attr"] == "colour"
+    assert client.put(url, {"high-frequency-batch-exports": "no"}, format="json").status_code == 400
+    assert client.get("/_emulator/organizations/nope/features").status_code == 404
+    assert client.post("/_emulator/reset", {}, format="json").status_code == 200
+    organization = client.get("/_emulator/info").json()["organization"]["id"]
+    assert client.get(f"/_emulator/organizations/{organization}/features").json()["features"] == {
+        "high-frequency-batch-exports": True}
+
+
+@pytest.mark.parametrize("interval", ["every 5 minutes", "every 15 minutes"])
+def test_high_frequency_intervals_need_the_flag(api, boot, client, interval):
+    client.put(f"/_emulator/organizations/{boot.organization.id}/features",
+               {"high-frequency-batch-exports": False}, format="json")
+    for url in (f"/api/projects/{boot.project.id}/batch_exports/",
+                f"/api/organizations/{boot.organization.id}/batch_exports/"):
+        response = api.post(url, _export(interval), format="json")
+        assert response.status_code == 403
+        assert error(response) == {"type": "authentication_error", "code": "permission_denied",
+                                   "detail": HIGH_FREQUENCY_DENIED, "attr": None}
+    created = api.post(f"/api/projects/{boot.project.id}/batch_exports/", _export("hour"), format="json").json()
+    # Updates too (PostHog checks in validate_interval); other intervals stay allowed.
+    url = f"/api/projects/{boot.project.id}/batch_exports/{created['id']}/"
+    assert api.patch(url, {"interval": interval}, format="json").status_code == 403
+    assert api.patch(url, {"interval": "day"}, format="json").status_code == 200
+    assert api.patch(url, {"name": "renamed"}, format="json").status_code == 200

@@ -158,6 +158,43 @@ def test_drop_after_commit_runs_the_view_and_logs_status_zero(api, client):
     assert api.post("/api/organizations/", {"name": "Second"}, format="json").status_code == 201
 
 
+@pytest.mark.parametrize("status", [500, 502, 503, 504])
+def test_commit_then_status_commits_and_answers_the_5xx(api, client, status):
+    add(client, {"method": "POST", "path": "^/api/organizations/?$", "mode": "commit_then_status",
+                 "status": status, "times": 1})
+    response = api.post("/api/organizations/", {"name": "Committed"}, format="json")
+    assert response.status_code == status
+    if status in (500, 503):
+        assert error(response)["type"] == "server_error"
+    else:
+        assert response["Content-Type"].startswith("text/html")
+    assert Organization.objects.filter(name="Committed").count() == 1  # the write happened
+    assert requestlog.entries() == [
+        {"method": "POST", "path": "/api/organizations/", "query": "", "status": status,
+         "fault": "commit_then_status", "committed_status": 201}
+    ]  # fmt: skip
+    assert api.post("/api/organizations/", {"name": "Second"}, format="json").status_code == 201  # times: 1
+    rule = client.get("/_emulator/faults").json()["rules"][0]
+    assert (rule["mode"], rule["matched"], rule["hits"]) == ("commit_then_status", 2, 1)
+
+
+def test_commit_then_status_after_a_refused_write_still_answers_the_5xx(api, client):
+    """The view's own answer (here a 400) is replaced too: the client cannot tell what happened."""
+    add(client, {"method": "POST", "mode": "commit_then_status", "status": 502, "times": 1})
+    response = api.post("/api/organizations/", {"name": ""}, format="json")
+    assert response.status_code == 502
+    assert requestlog.entries()[0]["committed_status"] == 400
+    assert not Organization.objects.filter(name="").exists()
+
+
+def test_commit_then_status_with_retry_after(api, client):
+    add(client, {"method": "DELETE", "mode": "commit_then_status", "status": 503, "retry_after": 2})
+    domain = api.post("/api/organizations/@current/domains/", {"domain": "gone.example.com"}, format="json").json()
+    response = api.delete(f"/api/organizations/@current/domains/{domain['id']}/")
+    assert response.status_code == 503 and response["Retry-After"] == "2"
+    assert api.get(f"/api/organizations/@current/domains/{domain['id']}/").status_code == 404
+
+
 def test_delete_clears_and_reset_clears(api, client):
     add(client, {"status": 500})
     assert client.delete("/_emulator/faults").status_code == 204
@@ -189,6 +226,8 @@ def test_control_api_is_never_faulted(client, boot):
         ({"status": 500, "body_wait": 3}, "body_wait", "body_wait only applies to status 429."),
         ({"status": 500, "mode": "explode"}, "mode", None),
         ({"status": 500, "mode": "drop_after_commit"}, "status", None),
+        ({"mode": "commit_then_status"}, "status", "mode commit_then_status needs a status: one of 500, 502, 503, 504."),
+        ({"mode": "commit_then_status", "status": 429}, "status", None),
         ({"method": "GET"}, "status", "A respond rule needs a status, or a delay to add latency."),
         ({"status": 500, "colour": "red"}, "colour", None),
         ({"rules": {"status": 500}}, "rules", "Expected a list of rules."),

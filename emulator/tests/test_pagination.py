@@ -65,6 +65,7 @@ def test_invalid_offset_falls_back_to_0(api, many_orgs):
     assert api.get("/api/organizations/?limit=3&offset=bad").json()["results"] == first
 
 
-def test_next_link_uses_the_host_the_server_sees(api, many_orgs):
+def test_next_link_uses_the_host_the_server_sees(api, many_orgs, settings):
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "emulator.local"]  # serve --allowed-host emulator.local
     body = api.get("/api/organizations/", HTTP_HOST="emulator.local:8010").json()
     assert body["next"].startswith("http://emulator.local:8010/api/organizations/?")

@@ -102,6 +102,20 @@ def test_combine_pending_invites_keeps_highest_level(api, boot):
     assert OrganizationInvite.objects.filter(target_email="a@x.com").count() == 1
 
 
+@pytest.mark.parametrize("pending, new, combined", [
+    ("admin", "member", "admin"),  # alphabetically "member" > "admin": the pending admin invite was downgraded
+    ("member", "admin", "admin"),
+    ("member", "member", "member"),
+])
+def test_combine_pending_invites_keeps_the_higher_project_access(api, boot, pending, new, combined):
+    access = lambda level: [{"id": boot.project.id, "level": level}]  # noqa: E731
+    api.post(invites_url(boot), {"target_email": "p@x.com", "private_project_access": access(pending)}, format="json")
+    response = api.post(invites_url(boot), {"target_email": "p@x.com", "private_project_access": access(new),
+                                            "combine_pending_invites": True}, format="json")
+    assert response.status_code == 201
+    assert response.json()["private_project_access"] == access(combined)
+
+
 def test_private_project_access(api, boot):
     ok = api.post(
         invites_url(boot),

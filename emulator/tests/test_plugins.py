@@ -61,6 +61,15 @@ def source_plugin(api, boot, family=DEST, name="My source", capabilities=None, *
 # ------------------------------------------------------------------ control API
 
 
+@pytest.mark.parametrize("value", [3.0, 6.5, "6", True, None, [6]])
+def test_access_level_control_takes_integers_only(client, boot, value):
+    url = f"/_emulator/organizations/{boot.organization.id}/plugins_access_level"
+    response = client.put(url, {"plugins_access_level": value}, format="json")
+    assert response.status_code == 400, response.content
+    assert error(response)["code"] == "invalid_choice" and error(response)["attr"] == "plugins_access_level"
+    assert client.get(url).json()["plugins_access_level"] == 3
+
+
 def test_access_level_control(client, boot):
     assert set_level(client, boot.organization.id, "root")["plugins_access_level"] == 9
     assert set_level(client, "emulator-org", 0)["plugins_access_level"] == 0
@@ -388,6 +397,23 @@ def test_source_map_semantics(api, installer, client):
     assert set(api.get(path + "source/").json()) == SPEC_FIELDS
 
 
+def test_update_source_null_for_a_new_file_creates_nothing(api, installer, client):
+    from posthog_emulator.models import PluginSourceFile
+
+    plugin = source_plugin(api, installer, name="Nothing to delete")
+    path = f"{base(installer)}{plugin['id']}/"
+    profiles.set_profile("posthog")
+    legacy = authed(make_legacy_key(client))
+    answer = legacy.patch(path + "update_source/", {"frontend.tsx": None, "index.ts": "// kept"}, format="json")
+    assert answer.status_code == 200
+    assert answer.json() == {"index.ts": "// kept"}
+    assert not PluginSourceFile.objects.filter(plugin_id=plugin["id"], filename="frontend.tsx").exists()
+    assert legacy.get(path + "source/").json() == {"index.ts": "// kept"}
+    updated_at = Plugin.objects.get(id=plugin["id"]).updated_at
+    assert legacy.patch(path + "update_source/", {"site.ts": None}, format="json").json() == {"index.ts": "// kept"}
+    assert Plugin.objects.get(id=plugin["id"]).updated_at == updated_at  # nothing changed
+
+
 # ------------------------------------------------------------------ collection actions
 
 
@@ -411,6 +437,34 @@ def test_unused_and_exports_unsubscribe_configs(api, installer, client):
     configs = legacy.get(base(installer) + "exports_unsubscribe_configs/").json()
     assert len(configs) == 1 and configs[0]["plugin"] == used["id"] and configs[0]["config"] == {"k": "v"}
     assert configs[0]["plugin_info"]["id"] == used["id"] and configs[0]["name"] == "used"
+
+
+@pytest.mark.parametrize("capabilities, site_app, transformation_or_site_app", [
+    ({}, True, True),
+    ({"methods": ["processEvent"]}, False, True),
+    ({"methods": ["onEvent"]}, False, False),
+    ({"methods": "processEvent"}, False, False),
+    ([], False, False),  # not an object: neither (PostHog's JSON lookups find nothing)
+    (["processEvent"], False, False),
+    ("processEvent", False, False),
+    (None, False, False),
+])
+def test_site_app_and_transformation_agree(capabilities, site_app, transformation_or_site_app):
+    from posthog_emulator.rules.plugins import is_site_app, is_transformation_or_site_app
+
+    assert is_site_app(capabilities) is site_app
+    assert is_transformation_or_site_app(capabilities) is transformation_or_site_app
+    assert not site_app or transformation_or_site_app  # a site app is always in the wider set
+
+
+def test_exports_unsubscribe_configs_keeps_plugins_with_non_object_capabilities(api, installer, client):
+    from posthog_emulator.models import Plugin
+
+    odd = source_plugin(api, installer, name="odd")
+    Plugin.objects.filter(id=odd["id"]).update(capabilities=[], is_global=True)
+    assert client.post("/_emulator/plugin_configs", {"plugin": odd["id"]}, format="json").status_code == 201
+    configs = api.get(base(installer) + "exports_unsubscribe_configs/").json()
+    assert [p["id"] for p in configs] == [odd["id"]]  # neither a global transformation nor a site app
 
 
 def test_config_makes_foreign_plugin_visible(api, installer, client, make_key):

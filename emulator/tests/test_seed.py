@@ -76,3 +76,16 @@ def test_only_post(boot, client):
     response = client.get(SEED)
     assert response.status_code == 405
     assert response["Allow"] == "POST"
+
+
+def test_the_default_member_is_the_bootstrap_user(boot, client, monkeypatch):
+    """One source for the bootstrap address: seeding follows bootstrap.BOOTSTRAP_EMAIL."""
+    from posthog_emulator import bootstrap
+    from posthog_emulator.control import seed
+
+    assert not hasattr(seed, "DEFAULT_EMAIL")
+    monkeypatch.setattr(seed, "BOOTSTRAP_EMAIL", "someone-else@example.com")
+    response = client.post("/_emulator/seed/organizations", {"count": 1}, format="json")
+    assert response.status_code == 400 and response.json()["attr"] == "email"  # no such user: it was followed
+    monkeypatch.setattr(seed, "BOOTSTRAP_EMAIL", bootstrap.BOOTSTRAP_EMAIL)
+    assert client.post("/_emulator/seed/organizations", {"count": 1}, format="json").status_code == 201

@@ -1174,6 +1174,111 @@ ORGANIZATION_STATE_INFO = ModuleCase(
 )
 
 
+# ------------------------------------------------------------- list options (more rows)
+# The list option of each state module, besides DOMAINS (in MODULES): run by the commit-then-5xx
+# test of test_reliability.py, which needs a create, an update and a delete of each list.
+LIST_EXPORT_S3 = {"type": "S3", "config": {"bucket_name": "list-bucket", "region": "eu-west-1", "prefix": "list/",
+                                            "aws_access_key_id": S3_KEY_ID, "aws_secret_access_key": S3_SECRET}}
+
+
+def setup_batch_exports(api):
+    http_export(api, "List to pause")
+    http_export(api, "List to delete")
+
+
+def verify_batch_exports(api, results):
+    exports = by_key([e for e in api.list_all(ORG + "/batch_exports/") if e["name"].startswith("List ")],
+                     lambda e: e["name"])
+    assert sorted(exports) == ["List S3", "List to pause"], sorted(exports)
+    assert_once(exports, exports, "batch export")
+    s3 = exports["List S3"][0]
+    assert s3["interval"] == "hour" and s3["paused"] is False and s3["end_at"].startswith("2027-01-01T00:00:00")
+    assert exports["List to pause"][0]["paused"] is True
+
+
+BATCH_EXPORTS = ModuleCase(
+    module="posthog.admin.batch_export",
+    name="batch_export_list",
+    setup=setup_batch_exports,
+    converge=[
+        {"batch_exports": [{"name": "List S3", "destination": LIST_EXPORT_S3},
+                           {"name": "List to pause", "state": "paused"},
+                           {"name": "List to delete", "state": "absent"}],
+         "interval": "hour"},
+        {"batch_exports": [{"name": "List S3", "end_at": "2027-01-01T00:00:00+00:00"}]},
+    ],
+    verify=verify_batch_exports,
+    create_path=r"/api/organizations/[^/]+/batch_exports/?$",
+    secrets=(S3_KEY_ID, S3_SECRET, INFO_SECRET),
+)
+
+LIST_A_URL = "https://github.com/reliability/list-alpha"
+LIST_B_URL = "https://github.com/reliability/list-beta"
+LIST_OLD_URL = "https://github.com/reliability/list-old"
+
+
+def setup_plugins(api):
+    allow_plugins(api)
+    register_archive(api, LIST_A_URL, "v1", "List alpha")
+    register_archive(api, LIST_B_URL, "v1", "List beta")
+    register_archive(api, LIST_OLD_URL, "v1", "List old")
+    api.call("POST", DESTINATIONS, {"plugin_type": "custom", "url": LIST_OLD_URL})
+
+
+def verify_plugins(api, results):
+    destinations = by_key([p for p in api.list_all(DESTINATIONS) if p["name"].startswith("List ")],
+                          lambda p: p["name"])
+    assert sorted(destinations) == ["List alpha", "List beta"], sorted(destinations)
+    assert_once(destinations, destinations, "destination")
+    assert destinations["List alpha"][0]["description"] == "Alpha, described"
+    assert destinations["List beta"][0]["url"] == LIST_B_URL
+
+
+PIPELINE_PLUGINS = ModuleCase(
+    module="posthog.admin.pipeline_plugin",
+    name="pipeline_plugin_list",
+    setup=setup_plugins,
+    converge=[
+        {"family": "destination", "plugins": [{"url": LIST_A_URL}, {"url": LIST_B_URL},
+                                              {"name": "List old", "state": "absent"}]},
+        {"family": "destination", "plugins": [{"url": LIST_A_URL, "description": "Alpha, described"}]},
+    ],
+    verify=verify_plugins,
+    create_path=r"/api/organizations/[^/]+/pipeline_destinations/?$",
+)
+
+
+def setup_event_definitions(api):
+    ingest(api, "list_alpha", "list_beta", "list_gone")
+
+
+def verify_event_definitions(api, results):
+    definitions = definitions_by_name(api)
+    assert "list_gone" not in definitions
+    assert_once(definitions, ["list_alpha", "list_beta"], "event definition")
+    alpha = definitions["list_alpha"][0]
+    assert alpha["description"] == "Alpha happened" and alpha["hidden"] is True
+    assert definitions["list_beta"][0]["verified"] is True
+    assert sorted(definitions["list_beta"][0]["tags"]) == ["list"]
+
+
+EVENT_DEFINITIONS = ModuleCase(
+    module="posthog.admin.event_definition",
+    name="event_definition_list",
+    setup=setup_event_definitions,
+    converge=[
+        {"event_definitions": [{"name": "list_alpha", "description": "Alpha happened"},
+                               {"name": "list_beta", "verified": True},
+                               {"name": "list_gone", "state": "absent"}],
+         "tags": ["list"]},
+        {"event_definitions": [{"name": "list_alpha", "hidden": True}]},
+    ],
+    verify=verify_event_definitions,
+)
+
+LIST_CASES = [BATCH_EXPORTS, PIPELINE_PLUGINS, EVENT_DEFINITIONS]
+
+
 # The TLS test runs every first task in this order on one server. The roster purges everyone
 # unlisted: it comes after the other people modules (roles included: they need their members).
 # Creating a project makes it the key's current project, and creating an organization its current

@@ -13,7 +13,7 @@ import re
 import pytest
 
 import harness
-from cases import INVENTORIES, MODULES
+from cases import INVENTORIES, LIST_CASES, MODULES
 
 # Four rules, one per transient status, each firing with probability p so that a request fails
 # with probability 1 - (1 - p)^4 = 0.30. Seeded: the same requests meet the same faults each run.
@@ -100,6 +100,37 @@ def test_lost_answer_of_a_committed_post_makes_no_duplicate(case, emulator, tmp_
     assert creates[0]["committed_status"] in (200, 201), creates
     assert [e for e in creates[1:] if e["status"] in (200, 201)] == [], "the create was sent again: %s" % creates
     verify(case, api, run.results, runs=1)
+
+
+# The state modules (info modules never write), single and list mode, each with every write
+# method: a proxy answers 504 although PostHog committed the write. A retried DELETE meets 404, a
+# retried POST must find its own object, a retried PATCH must be idempotent.
+STATE_CASES = [case for case in MODULES + LIST_CASES if not case.module.endswith("_info")]
+COMMIT_THEN_5XX = [pytest.param(case, method, id="%s-%s" % (case.id, method))
+                   for case in STATE_CASES for method in ("POST", "PATCH", "DELETE")]
+
+
+@pytest.mark.parametrize("case, method", COMMIT_THEN_5XX)
+def test_a_5xx_after_commit_converges_without_duplicate(case, method, emulator, tmp_path):
+    api = emulator.api
+    prepare(case, api)
+    api.set_faults([{"method": method, "path": "/api/", "mode": "commit_then_status", "status": 504, "times": 1}])
+    run = harness.play(str(tmp_path / "first"), emulator, module_steps(case))
+    hits = api.fault_hits()
+    api.clear_faults()
+    if not hits:
+        assert_all_ok(run, len(case.converge))
+        pytest.skip("%s sends no %s" % (case.id, method))
+    faulted = [e for e in api.requests() if e.get("fault") == "commit_then_status"]
+    assert len(faulted) == 1 and faulted[0]["status"] == 504, faulted
+    assert_all_ok(run, len(case.converge))  # no false failure
+    verify(case, api, run.results, runs=1)  # no duplicate, the wanted end state
+    if case.action:
+        return
+    again = harness.play(str(tmp_path / "again"), emulator, module_steps(case))
+    assert_all_ok(again, len(case.converge))
+    changed = [name for name, result in again.results.items() if result.get("changed")]
+    assert changed == [], "the run after the 504 had left something to change: %s" % changed
 
 
 # ----------------------------------------------------------------------------- rate limits

@@ -12,12 +12,20 @@ from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 
 from posthog_emulator import profiles
-from posthog_emulator.api.shared import rule_errors
-from posthog_emulator.models import BatchExport, BatchExportBackfill, BatchExportDestination, BatchExportRun
+from posthog_emulator.api.shared import ModelSerializer, rule_errors
+from posthog_emulator.models import (
+    BatchExport,
+    BatchExportBackfill,
+    BatchExportDestination,
+    BatchExportRun,
+    FeatureFlags,
+)
 from posthog_emulator.models.batch_exports import INTERVALS, MODELS
 from posthog_emulator.rules.batch_exports import (
     DESTINATIONS,
+    HIGH_FREQUENCY_FLAG,
     check_destination_type,
+    check_interval_allowed,
     check_filters,
     check_model,
     hogql_schema,
@@ -28,7 +36,7 @@ from posthog_emulator.rules.batch_exports import (
 
 
 
-class BatchExportRunSerializer(serializers.ModelSerializer):
+class BatchExportRunSerializer(ModelSerializer):
     class Meta:
         model = BatchExportRun
         fields = [
@@ -39,7 +47,7 @@ class BatchExportRunSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class BatchExportBackfillSerializer(serializers.ModelSerializer):
+class BatchExportBackfillSerializer(ModelSerializer):
     team_id = serializers.IntegerField(read_only=True)
 
     class Meta:
@@ -56,7 +64,7 @@ class DestinationSerializer(serializers.Serializer):
     config = serializers.JSONField(required=False, default=dict)
 
 
-class BatchExportSerializer(serializers.ModelSerializer):
+class BatchExportSerializer(ModelSerializer):
     destination = DestinationSerializer()
     interval = serializers.ChoiceField(choices=INTERVALS)
     model = serializers.ChoiceField(choices=MODELS, required=False, default="events")
@@ -109,6 +117,17 @@ class BatchExportSerializer(serializers.ModelSerializer):
                 check_required=not is_partial or not same_type,
             )
         return {"type": destination_type, "config": config}
+
+    def validate_interval(self, value: str) -> str:
+        """Sub-hour intervals need the ``high-frequency-batch-exports`` flag (on unless a test
+        switched it off: ``PUT /_emulator/organizations/<org>/features``)."""
+        if "get_organization" in self.context:
+            organization_id = self.context["get_organization"]().id
+        else:
+            organization_id = self.context["get_team"]().organization_id
+        with rule_errors():
+            check_interval_allowed(value, FeatureFlags.enabled(organization_id, HIGH_FREQUENCY_FLAG))
+        return value
 
     def validate_filters(self, value):
         with rule_errors():

@@ -49,7 +49,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from posthog_emulator import generations
-from posthog_emulator.api.shared import rule_errors
+from posthog_emulator.api.shared import ModelSerializer, rule_errors
 from posthog_emulator.models import DNSRecord, OrganizationDomain
 from posthog_emulator.permissions import OrganizationAdminWritePermissions
 from posthog_emulator.routing import OrganizationNestedMixin, organization_prefix
@@ -65,7 +65,7 @@ from posthog_emulator.rules.domains import (
 )
 
 
-class OrganizationDomainSerializer(serializers.ModelSerializer):
+class OrganizationDomainSerializer(ModelSerializer):
     """Every field of spec 2.4, plus ``has_scim``, ``scim_enabled``, ``scim_base_url`` and
     ``scim_bearer_token`` (facts 2, 2024+)."""
 

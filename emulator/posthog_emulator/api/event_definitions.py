@@ -51,7 +51,7 @@ from django.utils import timezone
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import APIException, NotFound
 
-from posthog_emulator.api.shared import UserBasicSerializer, rule_errors
+from posthog_emulator.api.shared import ModelSerializer, UserBasicSerializer, rule_errors
 from posthog_emulator.models import EventDefinition, TaxonomySettings, User
 from posthog_emulator.routing import ProjectNestedMixin, project_prefix
 from posthog_emulator.rules.event_definitions import (
@@ -91,7 +91,7 @@ class _TaggedSerializerMixin:
         return data
 
 
-class EventDefinitionSerializer(_TaggedSerializerMixin, serializers.ModelSerializer):
+class EventDefinitionSerializer(_TaggedSerializerMixin, ModelSerializer):
     """The open-source serializer: every field read-only; updates answer 402."""
 
     tags = serializers.ListField(child=serializers.CharField(allow_blank=True), required=False)

@@ -45,9 +45,9 @@ from rest_framework.decorators import action
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 
-from posthog_emulator import profiles
-from posthog_emulator.api.shared import UserBasicSerializer, rule_errors
-from posthog_emulator.models import Organization, OrganizationInvite, OrganizationMembership
+from posthog_emulator import cache, profiles
+from posthog_emulator.api.shared import ModelSerializer, UserBasicSerializer, rule_errors
+from posthog_emulator.models import Organization, OrganizationInvite, OrganizationMembership, User
 from posthog_emulator.permissions import (
     MESSAGE_LEVEL_INSUFFICIENT,
     APIScopePermission,
@@ -67,9 +67,23 @@ MESSAGE_ALREADY_MEMBER = "A user with this email address already belongs to the 
 INVITE_SETTINGS_FEATURE = "organization_invite_settings"
 
 
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
 def is_member(organization: Organization, email: str) -> bool:
-    """Whether a user with this address (compared case-insensitively) belongs to the organization."""
-    return OrganizationMembership.objects.filter(organization=organization, user__email__iexact=email).exists()
+    """Whether a user with this address (compared case-insensitively) belongs to the organization.
+
+    ``user__email__iexact`` on SQLite is ``LIKE``, which folds ASCII letters only; the members'
+    addresses are remembered while no membership or user was written (``cache.memo``) and compared
+    the same way.
+    """
+    emails = cache.memo(
+        ("member_emails", organization.id),
+        (OrganizationMembership, User),
+        lambda: list(OrganizationMembership.objects.filter(organization=organization).values_list("user__email", flat=True)),
+    )
+    wanted = email.translate(_ASCII_LOWER)
+    return any(address.translate(_ASCII_LOWER) == wanted for address in emails)
 
 
 class UserCanInvitePermission(BasePermission):
@@ -96,7 +110,7 @@ class InviteDeletePermission(BasePermission):
         return is_admin(membership_level(request.user, view.organization))
 
 
-class OrganizationInviteSerializer(serializers.ModelSerializer):
+class OrganizationInviteSerializer(ModelSerializer):
     created_by = UserBasicSerializer(read_only=True)
     is_expired = serializers.BooleanField(read_only=True)
     private_project_access = serializers.JSONField(required=False, allow_null=True)

@@ -36,7 +36,7 @@ from django.utils.dateparse import parse_datetime
 from rest_framework import exceptions, mixins, serializers, viewsets
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from posthog_emulator.api.shared import UserBasicSerializer, rule_errors
+from posthog_emulator.api.shared import ModelSerializer, UserBasicSerializer, rule_errors
 from posthog_emulator.models import INTERNAL_BOT_EMAIL_SUFFIX, OrganizationMembership, User
 from posthog_emulator.routing import OrganizationNestedMixin, organization_prefix
 from posthog_emulator.rules.levels import check_can_leave, check_membership_update
@@ -87,7 +87,7 @@ class OrganizationMemberObjectPermissions(BasePermission):
         return True
 
 
-class OrganizationMemberSerializer(serializers.ModelSerializer):
+class OrganizationMemberSerializer(ModelSerializer):
     user = UserBasicSerializer(read_only=True)
     is_2fa_enabled = serializers.SerializerMethodField()
     has_social_auth = serializers.SerializerMethodField()

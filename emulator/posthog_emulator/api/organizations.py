@@ -30,9 +30,10 @@ from rest_framework import serializers, viewsets
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 
-from posthog_emulator.api.shared import ProjectBasicSerializer, TeamBasicSerializer, rule_errors
+from posthog_emulator import cache
+from posthog_emulator.api.shared import ModelSerializer, ProjectBasicSerializer, TeamBasicSerializer, rule_errors
 from posthog_emulator.auth import personal_api_key_of
-from posthog_emulator.models import INTERNAL_BOT_EMAIL_SUFFIX, Organization, OrganizationMembership, User
+from posthog_emulator.models import INTERNAL_BOT_EMAIL_SUFFIX, Organization, OrganizationMembership, Team, User
 from posthog_emulator.permissions import APIScopePermission, OrganizationAdminWritePermissions
 from posthog_emulator.routing import EmulatorViewSetMixin
 from posthog_emulator.rules.roles import check_default_role
@@ -56,7 +57,7 @@ class OrganizationPermissionsWithDelete(OrganizationAdminWritePermissions):
         return OrganizationMembership.Level.ADMIN
 
 
-class OrganizationSerializer(serializers.ModelSerializer):
+class OrganizationSerializer(ModelSerializer):
     """Fields of spec 2.2 plus the newer ones PostHog's ``OrganizationSerializer`` returns.
 
     ``member_count`` is an integer (PostHog computes it in a ``SerializerMethodField``; the spec
@@ -131,13 +132,15 @@ class OrganizationSerializer(serializers.ModelSerializer):
         return organization
 
     def get_membership_level(self, organization: Organization) -> int | None:
+        user = self.context["request"].user
+        cached = getattr(user, "_emulator_memberships", None)
+        if cached is not None and cached.memberships_current():
+            return cached.memberships.get(organization.id)  # loaded with the key (cache.py)
         # One query per response, shared by every organization of a list page.
         levels = self.context.setdefault("_membership_levels", {})
         if organization.id not in levels:
             levels.update(
-                OrganizationMembership.objects.filter(user=self.context["request"].user).values_list(
-                    "organization_id", "level"
-                )
+                OrganizationMembership.objects.filter(user=user).values_list("organization_id", "level")
             )
         return levels.get(organization.id)
 
@@ -148,13 +151,27 @@ class OrganizationSerializer(serializers.ModelSerializer):
             cache[serializer_class] = serializer_class(context=self.context)
         return cache[serializer_class]
 
+    def _teams(self, organization: Organization) -> list:
+        # ``teams`` and ``projects`` show the same rows: one query (or the list query's prefetch),
+        # and none while no project was written since (posthog_emulator.cache.memo).
+        teams = self.context.setdefault("_teams", {})
+        if organization.id not in teams:
+            prefetched = getattr(organization, "_prefetched_objects_cache", {}).get("teams")
+            if prefetched is not None:
+                teams[organization.id] = list(prefetched)
+            else:
+                rows = cache.memo(("teams", organization.id), (Team,),
+                                  lambda: [cache.values_of(team) for team in organization.teams.all()])
+                teams[organization.id] = cache.instances(Team, rows)
+        return teams[organization.id]
+
     def get_teams(self, organization: Organization) -> list[dict]:
         serializer = self._nested(TeamBasicSerializer)
-        return [serializer.to_representation(team) for team in organization.teams.all()]
+        return [serializer.to_representation(team) for team in self._teams(organization)]
 
     def get_projects(self, organization: Organization) -> list[dict]:
         serializer = self._nested(ProjectBasicSerializer)
-        return [serializer.to_representation(team) for team in organization.teams.all()]
+        return [serializer.to_representation(team) for team in self._teams(organization)]
 
     def get_metadata(self, organization: Organization) -> dict:
         return {"instance_tag": INSTANCE_TAG}
@@ -164,7 +181,8 @@ class OrganizationSerializer(serializers.ModelSerializer):
         annotated = getattr(organization, "annotated_member_count", None)
         if annotated is not None:
             return annotated
-        return member_count_queryset().filter(organization=organization).count()
+        return cache.memo(("member_count", organization.id), (OrganizationMembership, User),
+                          lambda: member_count_queryset().filter(organization=organization).count())
 
     def validate_default_role_id(self, value):
         roles = self.instance.roles.values_list("id", flat=True) if self.instance is not None else []

@@ -79,6 +79,7 @@ from posthog_emulator.api.plugin_sources import (
     update_source_files,
 )
 from posthog_emulator.api.shared import rule_errors
+from posthog_emulator.limits import MAX_PAGE
 from posthog_emulator.models import Plugin, PluginActivity, PluginConfig, PluginSourceFile
 from posthog_emulator.permissions import APIScopePermission
 from posthog_emulator.routing import OrganizationNestedMixin, organization_prefix
@@ -286,11 +287,13 @@ class PipelinePluginViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
             page = int(request.query_params.get("page", "1"))
         except ValueError:
             raise ValidationError("limit and page must be integers.")
-        limit, page = max(limit, 1), max(page, 1)
+        # Clamped like the limit/offset pages (posthog_emulator.limits): no 64-bit overflow in SQLite.
+        limit, page = min(max(limit, 1), MAX_PAGE), min(max(page, 1), MAX_PAGE)
         team = request.user.team
         entries = PluginActivity.objects.filter(team_id=team.id if team else -1, scope__in=["Plugin", "PluginConfig"])
         total = entries.count()
-        results = list(entries.select_related("user")[(page - 1) * limit : page * limit])
+        start = (page - 1) * limit
+        results = [] if start >= total else list(entries.select_related("user")[start : start + limit])
 
         def page_url(number: int) -> str:
             query = request.query_params.copy()

@@ -14,13 +14,13 @@ from rest_framework.exceptions import ValidationError
 
 from posthog_emulator import profiles
 from posthog_emulator.api.plugin_sources import find_archive, raise_if_plugin_installed, sync_source_files
-from posthog_emulator.api.shared import rule_errors
+from posthog_emulator.api.shared import ModelSerializer, rule_errors
 from posthog_emulator.models import Plugin, PluginActivity, PluginArchive, PluginConfig
 from posthog_emulator.rules.levels import check_global_plugins
 from posthog_emulator.rules.plugins import archive_capabilities, bare_url, fields_from_archive, masked_config
 
 
-class PluginSerializer(serializers.ModelSerializer):
+class PluginSerializer(ModelSerializer):
     """The record of spec 2.8 (``PluginSerializer``). ``url`` is read back without its query
     (``?private_token=…``) and taken from the raw body on create.
 
@@ -114,7 +114,7 @@ class PluginSerializer(serializers.ModelSerializer):
         return super().update(instance, validated_data)
 
 
-class PluginConfigSerializer(serializers.ModelSerializer):
+class PluginConfigSerializer(ModelSerializer):
     """A plugin config as ``exports_unsubscribe_configs`` returns it (profile ``posthog``)."""
 
     config = serializers.SerializerMethodField()

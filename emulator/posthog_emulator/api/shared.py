@@ -3,6 +3,8 @@
 :mod:`posthog_emulator.rules` into DRF's exception.
 """
 
+import copy
+import threading
 from contextlib import contextmanager
 
 from rest_framework import serializers
@@ -10,6 +12,31 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 
 from posthog_emulator.models import Team, User
 from posthog_emulator.rules import Forbidden, RuleError
+
+
+_prototypes: dict = {}
+_prototypes_lock = threading.Lock()
+
+
+class ModelSerializer(serializers.ModelSerializer):
+    """DRF's ``ModelSerializer``, whose fields are derived from the model once per class.
+
+    ``ModelSerializer.get_fields`` inspects the model and builds every field on each call, i.e. on
+    every request (it was a fifth of the CPU of a list request). The result depends only on the
+    class (``Meta``, the declared fields, the model), so it is built once and each serializer gets
+    a deep copy: new field instances, made the way DRF copies declared fields
+    (``Field.__deepcopy__`` re-runs the constructor with the same arguments). Subclasses that
+    override ``get_fields`` change their own copy, as before.
+    """
+
+    def get_fields(self):
+        cls = type(self)
+        prototype = _prototypes.get(cls)
+        if prototype is None:
+            prototype = super().get_fields()
+            with _prototypes_lock:
+                _prototypes.setdefault(cls, prototype)
+        return copy.deepcopy(prototype)
 
 
 @contextmanager
@@ -25,7 +52,7 @@ def rule_errors():
         raise ValidationError({error.attr: error.detail} if error.attr else error.detail, code=error.code)
 
 
-class UserBasicSerializer(serializers.ModelSerializer):
+class UserBasicSerializer(ModelSerializer):
     """The nested user object (spec 2.5)."""
 
     class Meta:
@@ -43,7 +70,7 @@ class UserBasicSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class TeamBasicSerializer(serializers.ModelSerializer):
+class TeamBasicSerializer(ModelSerializer):
     """A project as listed in an organization's ``teams`` and in ``GET /api/projects/``.
 
     Same fields as PostHog's ``TeamBasicSerializer`` / ``ProjectBackwardCompatBasicSerializer``.
@@ -70,7 +97,7 @@ class TeamBasicSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class ProjectBasicSerializer(serializers.ModelSerializer):
+class ProjectBasicSerializer(ModelSerializer):
     """A project as listed in an organization's ``projects`` (PostHog's ``ProjectBasicSerializer``)."""
 
     organization_id = serializers.UUIDField(read_only=True)

@@ -14,13 +14,13 @@ from rest_framework import mixins, serializers, viewsets
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 
-from posthog_emulator.api.shared import TeamBasicSerializer, UserBasicSerializer
+from posthog_emulator.api.shared import ModelSerializer, TeamBasicSerializer, UserBasicSerializer
 from posthog_emulator.models import OrganizationMembership, User
 from posthog_emulator.permissions import APIScopePermission
 from posthog_emulator.routing import EmulatorViewSetMixin
 
 
-class UserSerializer(serializers.ModelSerializer):
+class UserSerializer(ModelSerializer):
     date_joined = serializers.DateTimeField(source="created_at", read_only=True)
     organization = serializers.SerializerMethodField()
     organizations = serializers.SerializerMethodField()

@@ -59,6 +59,10 @@ def control_view(*methods: str):
                 )
                 response["Allow"] = ", ".join(methods)
                 return response
+            if "\x00" in request.path or any(
+                "\x00" in key + "".join(values) for key, values in request.GET.lists()
+            ):
+                return ControlError("Null characters are not allowed.", code="null_characters_not_allowed").response()
             try:
                 return view(request, *args, **kwargs)
             except ControlError as error:
@@ -84,7 +88,7 @@ def read_json(request) -> dict:
     try:
         return json_object(request.body)
     except BodyError as error:
-        raise ControlError(error.detail, code=error.code)
+        raise ControlError(error.detail, error.attr, code=error.code)
 
 
 # --------------------------------------------------------------------------------------------

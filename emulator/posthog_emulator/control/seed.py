@@ -12,13 +12,13 @@ from django.db import transaction
 from django.urls import re_path
 from django.utils.text import slugify
 
+from posthog_emulator.bootstrap import BOOTSTRAP_EMAIL
 from posthog_emulator.control.base import ControlError, control_view, json_response, read_json
 from posthog_emulator.control.base import find_organization, organization_summary, parse_level, parse_string
 from posthog_emulator.models import MAX_SLUG_LENGTH, Organization, OrganizationMembership, Team, User
 
 MAX_SEED = 10000
 DEFAULT_PREFIX = "Seeded org"
-DEFAULT_EMAIL = "admin@example.com"
 
 
 @control_view("POST")
@@ -44,7 +44,7 @@ def seed_organizations(request):
     slugs = [slugify(name)[:MAX_SLUG_LENGTH] for name in names]
     if len(set(slugs)) != len(slugs) or not all(slugs):
         raise ControlError("The prefix does not give distinct slugs; use letters or digits.", "prefix")
-    email = parse_string(data, "email", DEFAULT_EMAIL)
+    email = parse_string(data, "email", BOOTSTRAP_EMAIL)
     user = User.objects.filter(email__iexact=email or "").first()
     if user is None:
         raise ControlError(f"No user {email!r}; create one with POST /_emulator/keys first.", "email")

@@ -219,6 +219,33 @@ class Organization(models.Model):
         return any(item.get("key") == feature for item in self.available_product_features or [])
 
 
+class CachedOrganization(Organization):
+    """An organization handed out by :func:`posthog_emulator.cache.organization`.
+
+    The same row, but reading any column besides ``id`` tells the cache so: a ``GET`` answer that
+    only needed the organization's identity (a list of its domains under ``@current``) depends on
+    the organization existing, not on its settings, and stays valid when they change; one that
+    read a setting (``plugins_access_level``, the organization itself) depends on the row.
+    """
+
+    class Meta:
+        proxy = True
+
+    def __getattribute__(self, name):
+        if name in _ORGANIZATION_CONTENT:
+            from posthog_emulator import cache
+
+            cache.depend_on((Organization._meta.db_table,))
+            # Recorded once per instance: from now on it is a plain Organization (no more checks).
+            object.__setattr__(self, "__class__", Organization)
+        return object.__getattribute__(self, name)
+
+
+_ORGANIZATION_CONTENT = frozenset(
+    field.attname for field in Organization._meta.concrete_fields if not field.primary_key
+)
+
+
 class Team(models.Model):
     """A project. PostHog's Team and Project are one-to-one here, so ``project_id == id``."""
 
@@ -336,9 +363,46 @@ class EmulatorState(models.Model):
 
     @classmethod
     def get(cls, key: str, default=None):
-        row = cls.objects.filter(key=key).first()
-        return row.value if row is not None else default
+        from posthog_emulator import cache  # read through the table-versioned cache
+
+        found, value = cache.state_value(key)
+        return value if found else default
 
     @classmethod
     def put(cls, key: str, value) -> None:
         cls.objects.update_or_create(key=key, defaults={"value": value})
+
+
+class FeatureFlags:
+    """Per-organization switches for the PostHog feature flags an emulated rule depends on.
+
+    PostHog evaluates these flags (``posthoganalytics.feature_enabled``) for the team and its
+    organization; the emulator keeps one answer per organization, **on** unless a test switches it
+    off through the control API (``PUT /_emulator/organizations/<org>/features``). Kept in
+    :class:`EmulatorState`, so a reset forgets them.
+
+    ``high-frequency-batch-exports``
+        Batch exports with the intervals ``every 5 minutes`` and ``every 15 minutes``.
+    """
+
+    FLAGS = ("high-frequency-batch-exports",)
+
+    @staticmethod
+    def _key(organization_id) -> str:
+        return f"features:{organization_id}"
+
+    @classmethod
+    def get(cls, organization_id) -> dict:
+        stored = EmulatorState.get(cls._key(organization_id)) or {}
+        return {flag: bool(stored.get(flag, True)) for flag in cls.FLAGS}
+
+    @classmethod
+    def put(cls, organization_id, **flags) -> dict:
+        current = cls.get(organization_id)
+        current.update({k: bool(v) for k, v in flags.items() if k in cls.FLAGS})
+        EmulatorState.put(cls._key(organization_id), current)
+        return current
+
+    @classmethod
+    def enabled(cls, organization_id, flag: str) -> bool:
+        return cls.get(organization_id)[flag]

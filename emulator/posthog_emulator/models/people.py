@@ -40,7 +40,13 @@ def clock_offset() -> timedelta:
 
 
 def emulator_now():
-    """The emulator's idea of now: the real time plus the clock offset."""
+    """The emulator's idea of now: the real time plus the clock offset.
+
+    An answer computed from it changes with time: it must not be reused (see
+    :mod:`posthog_emulator.responses`)."""
+    from posthog_emulator import cache
+
+    cache.uncacheable()
     return timezone.now() + clock_offset()
 
 

@@ -309,3 +309,16 @@ def check_backfill_range(start_at, end_at, latest_end) -> None:
                 f"The provided 'end_at' ({end_at.isoformat()}) is too far into the future. "
                 "Cannot backfill beyond 1 batch period into the future."
             )
+
+
+#: Intervals behind PostHog's ``high-frequency-batch-exports`` feature flag (every interval but
+#: ``hour``, ``day`` and ``week``).
+HIGH_FREQUENCY_FLAG = "high-frequency-batch-exports"
+MESSAGE_HIGH_FREQUENCY = "Higher frequency batch exports are not enabled for this team."
+
+
+def check_interval_allowed(interval: str, high_frequency_enabled: bool) -> None:
+    """``validate_interval`` of PostHog's ``BatchExportSerializer``: a sub-hour interval needs the
+    team's ``high-frequency-batch-exports`` flag, else 403, on create and on update alike."""
+    if interval not in ("hour", "day", "week") and not high_frequency_enabled:
+        raise Forbidden(MESSAGE_HIGH_FREQUENCY)

@@ -13,6 +13,8 @@ MESSAGE_TOO_MANY = "A maximum of 20 invites can be sent in a single request."
 MESSAGE_NO_PROJECT = "Project does not exist on this organization, or it is private and you do not have access to it."
 MESSAGE_PROJECT_ACCESS_SHAPE = "Expected a list of {\"id\": <project id>, \"level\": \"member\"|\"admin\"}."
 PROJECT_ACCESS_LEVELS = ("member", "admin")
+#: PostHog's order of project access levels (``ExplicitTeamMembership.Level``: member 1, admin 8).
+PROJECT_ACCESS_RANK = {"member": 1, "admin": 8}
 
 
 def lowercase_email_domain(email: str) -> str:
@@ -39,14 +41,19 @@ def private_project_access(value, team_ids) -> list[dict]:
 def combine_pending(level: int, access: list | None, pending: list) -> tuple[int, list[dict]]:
     """``combine_pending_invites``: the highest level of the new invite and the ``pending`` ones
     (non-expired invites of the address, each with ``level`` and ``private_project_access``), and
-    their project access merged into the new invite's (a project keeps the greater level value)."""
+    their project access merged into the new invite's (a project keeps the higher level, in
+    PostHog's order: ``admin`` above ``member``, not the alphabet's)."""
     level = max([invite.level for invite in pending] + [level])
     combined = {item["id"]: item["level"] for item in access or []}
     for invite in pending:
         for item in invite.private_project_access or []:
-            if item["id"] not in combined or item["level"] > combined[item["id"]]:
+            if item["id"] not in combined or _rank(item["level"]) > _rank(combined[item["id"]]):
                 combined[item["id"]] = item["level"]
     return level, [{"id": k, "level": v} for k, v in combined.items()]
+
+
+def _rank(level) -> int:
+    return PROJECT_ACCESS_RANK.get(level, 0)
 
 
 def check_bulk(data) -> None:

@@ -98,7 +98,8 @@ def plugins_access_level_from(value) -> int:
     """A plugins access level given by number (0, 3, 6, 9) or name (none, config, install, root)."""
     if isinstance(value, str) and value.lower() in PLUGINS_ACCESS_LEVEL_NAMES:
         value = PLUGINS_ACCESS_LEVEL_NAMES[value.lower()]
-    if isinstance(value, bool) or value not in PLUGINS_ACCESS_LEVEL_NAMES.values():
+    # Integers only: 3.0 == 3 in Python, but a float is not a level (it was stored and echoed as 3.0).
+    if not isinstance(value, int) or isinstance(value, bool) or value not in PLUGINS_ACCESS_LEVEL_NAMES.values():
         raise RuleError(
             f'"{value}" is not a valid plugins access level; use 0, 3, 6, 9 (none, config, install, root).',
             code="invalid_choice",

@@ -67,14 +67,17 @@ def family_of(capabilities) -> str | None:
 
 
 def is_site_app(capabilities) -> bool:
-    """A site app: no capabilities at all."""
-    return capabilities == {}
+    """A site app: capabilities that are the empty object (PostHog's ``Q(plugin__capabilities={})``)."""
+    return isinstance(capabilities, dict) and not capabilities
 
 
 def is_transformation_or_site_app(capabilities) -> bool:
-    """A site app, or a plugin that processes events (a transformation)."""
-    capabilities = capabilities if isinstance(capabilities, dict) else {}
-    return capabilities == {} or "processEvent" in _methods(capabilities)
+    """A site app, or a plugin whose ``methods`` list holds ``processEvent`` (a transformation).
+
+    PostHog's ``Q(plugin__capabilities__methods__contains=["processEvent"]) |
+    Q(plugin__capabilities={})``: capabilities that are not an object (a list, a string, null)
+    are neither, exactly as :func:`is_site_app` says."""
+    return is_site_app(capabilities) or (isinstance(capabilities, dict) and "processEvent" in _methods(capabilities))
 
 
 # --------------------------------------------------------------------------------------------
@@ -184,12 +187,14 @@ def check_source_changes(changes) -> None:
 def source_file_changes(current: dict[str, tuple], changes: dict) -> list[tuple[str, str, str | None]]:
     """PostHog's ``update_source``, decided: ``current`` maps the stored file names to
     ``(source, transpiled)``; answers ``[(what, name, text)]`` in the order of ``changes``, where
-    ``what`` is ``create`` (a new name, even with ``null``), ``update`` or ``delete`` (``null`` for
-    an existing file). Unchanged files are left out."""
+    ``what`` is ``create`` (a new name with text), ``update`` or ``delete`` (``null`` for an
+    existing file). Unchanged files are left out, and so is ``null`` for a file that does not
+    exist: deleting nothing creates nothing (no empty file)."""
     result = []
     for name, text in changes.items():
         if name not in current:
-            result.append(("create", name, text))
+            if text is not None:
+                result.append(("create", name, text))
         elif current[name] != (text, transpiled_text(name, text)):
             result.append(("delete" if text is None else "update", name, text))
     return result

@@ -1,0 +1,352 @@
+"""Caches of the rows nearly every request reads, invalidated exactly by the writes themselves.
+
+Every ``/api/`` request used to read the same three rows before its view ran: the personal API
+key (with its user), the requester's membership, and the organization of ``@current``. This module
+keeps them in process memory:
+
+* :func:`key_entry`: a key's hash -> the key's and its user's column values and the user's
+  memberships (``{organization id: level}``);
+* :func:`organization`: an organization by ID.
+
+**Invalidation is driven by SQL, not by call sites.** An execute wrapper, installed on every
+database connection (:func:`install`), looks at each statement the connection runs; an
+``INSERT``, ``UPDATE``, ``DELETE`` or ``REPLACE`` that names a watched table bumps that table's
+version, once when the statement runs and again when its transaction commits (a reader that
+loaded the old rows between the two then stores them under a version that is already stale). So a
+queryset ``update()``, a cascade, ``flush`` (the control API's reset) or raw SQL invalidate as
+surely as ``save()``; nothing depends on Django's model signals. A cached entry remembers the
+versions of the tables it was read from and is used only while they are unchanged: a revoked key,
+a removed membership or changed scopes take effect on the very next request.
+
+Entries hold plain column values, never model instances: every request gets fresh instances
+(:meth:`django.db.models.Model.from_db`), so nothing a view does to its objects can leak into
+another request.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from django.db.backends.signals import connection_created
+
+_lock = threading.Lock()
+#: table name -> version; bumped by every write that names the table.
+_versions: dict[str, int] = {}
+#: the quoted table names (as Django writes them in SQL) -> the table name.
+_watched: dict[str, str] = {}
+_keys: dict[str, tuple] = {}
+_organizations: dict = {}
+_WRITES = ("INSERT", "UPDATE", "DELETE", "REPLAC")
+#: Tables whose set of rows is versioned apart from their content: ``<table>#rows`` moves only
+#: with an INSERT, DELETE or REPLACE (see :func:`organization`).
+_ROW_TRACKED: set[str] = set()
+ROWS = "#rows"
+MAX_ENTRIES = 10000  # a test suite issuing more keys than this just starts over
+
+
+def watch(*models) -> None:
+    """Track writes to the tables of these models."""
+    for model in models:
+        table = model._meta.db_table
+        _watched[f'"{table}"'] = table
+        _versions.setdefault(table, 0)
+
+
+def _bump(tables) -> None:
+    with _lock:
+        for table in tables:
+            _versions[table] += 1
+
+
+def versions(tables) -> tuple:
+    return tuple(_versions[table] for table in tables)
+
+
+def _watcher(execute, sql, params, many, context):
+    head = sql.lstrip()[:6].upper()
+    recording = getattr(_local, "recording", None)
+    if head not in _WRITES:
+        if recording is not None:
+            recording.tables.update(table for quoted, table in _watched.items() if quoted in sql)
+        return execute(sql, params, many, context)
+    if recording is not None:
+        recording.wrote = True
+    tables = [table for quoted, table in _watched.items() if quoted in sql]
+    if not tables:
+        return execute(sql, params, many, context)
+    if head != "UPDATE":
+        tables += [table + ROWS for table in tables if table in _ROW_TRACKED]
+    _bump(tables)
+    try:
+        return execute(sql, params, many, context)
+    finally:
+        _bump(tables)
+        connection = context["connection"]
+        if connection.in_atomic_block:
+            connection.on_commit(lambda: _bump(tables))
+
+
+def _on_connection(sender, connection, **kwargs):
+    if _watcher not in connection.execute_wrappers:
+        connection.execute_wrappers.append(_watcher)
+
+
+def install() -> None:
+    """Watch every table of the app on every connection, current and future (called once, at app
+    start)."""
+    from django.apps import apps
+    from django.db import connections
+
+    from posthog_emulator.models import Organization
+
+    watch(*apps.get_app_config("posthog_emulator").get_models())
+    _ROW_TRACKED.add(Organization._meta.db_table)
+    _versions[Organization._meta.db_table + ROWS] = 0
+    connection_created.connect(_on_connection, dispatch_uid="posthog_emulator.cache")
+    for connection in connections.all(initialized_only=True):
+        _on_connection(None, connection)
+
+
+def clear() -> None:
+    """Forget every entry (the versions already make stale entries unusable; this frees memory)."""
+    with _lock:
+        _keys.clear()
+        _organizations.clear()
+        _state.clear()
+        _memo.clear()
+
+
+# --------------------------------------------------------------------------------------------
+# Recording what a request read (for posthog_emulator.responses)
+# --------------------------------------------------------------------------------------------
+
+_local = threading.local()
+
+
+class Recording:
+    """What one request read: ``tables``; whether it ``wrote``; whether its answer depends on
+    something that is not in the database (``uncacheable``); the hash of its key."""
+
+    __slots__ = ("tables", "wrote", "uncacheable", "secure_value", "_start")
+
+    def __init__(self):
+        self.tables: set[str] = set()
+        self.wrote = False
+        self.uncacheable = False
+        self.secure_value: str | None = None
+        self._start = dict(_versions)
+
+    def versions(self, tables) -> tuple:
+        """The versions the tables had when the request started (a write by another thread
+        since then makes the stored answer stale at once)."""
+        return tuple(self._start.get(table, -1) for table in tables)
+
+
+def start_recording() -> Recording:
+    _local.recording = recording = Recording()
+    return recording
+
+
+def stop_recording() -> None:
+    _local.recording = None
+
+
+def depend_on(tables) -> None:
+    """The current request's answer depends on these tables (read from a cache, not by SQL)."""
+    recording = getattr(_local, "recording", None)
+    if recording is not None:
+        recording.tables.update(tables)
+
+
+def uncacheable() -> None:
+    """The current request's answer depends on something besides the database (the clock)."""
+    recording = getattr(_local, "recording", None)
+    if recording is not None:
+        recording.uncacheable = True
+
+
+def authenticated_with(secure_value: str) -> None:
+    recording = getattr(_local, "recording", None)
+    if recording is not None:
+        recording.secure_value = secure_value
+
+
+# --------------------------------------------------------------------------------------------
+# Keys
+# --------------------------------------------------------------------------------------------
+
+_KEY_TABLES: tuple = ()
+
+
+def _key_tables() -> tuple:
+    global _KEY_TABLES
+    if not _KEY_TABLES:
+        from posthog_emulator.models import OrganizationMembership, PersonalAPIKey, User
+
+        _KEY_TABLES = tuple(m._meta.db_table for m in (PersonalAPIKey, User, OrganizationMembership))
+    return _KEY_TABLES
+
+
+class KeyEntry:
+    """What authentication needs, as fresh instances: ``key`` (its ``user`` attached) and the
+    user's memberships, valid while :attr:`membership_version` is current."""
+
+    __slots__ = ("key", "memberships", "membership_version")
+
+    def __init__(self, key, memberships: dict, membership_version: int):
+        self.key, self.memberships, self.membership_version = key, memberships, membership_version
+
+    def memberships_current(self) -> bool:
+        return _versions[_key_tables()[2]] == self.membership_version
+
+
+def key_entry(secure_value: str) -> KeyEntry | None:
+    """The active user's key with this hash, or ``None`` (unknown key, or an inactive user)."""
+    from posthog_emulator.models import OrganizationMembership, PersonalAPIKey, User
+
+    tables = _key_tables()
+    depend_on(tables)
+    stamp = versions(tables)
+    cached = _keys.get(secure_value)
+    if cached is None or cached[0] != stamp:
+        key = (
+            PersonalAPIKey.objects.select_related("user")
+            .filter(user__is_active=True, secure_value=secure_value)
+            .first()
+        )
+        if key is None:
+            values = None
+        else:
+            memberships = dict(
+                OrganizationMembership.objects.filter(user_id=key.user_id).values_list("organization_id", "level")
+            )
+            values = (_values(key), _values(key.user), memberships)
+        with _lock:
+            if len(_keys) >= MAX_ENTRIES:
+                _keys.clear()
+            _keys[secure_value] = cached = (stamp, values)
+    values = cached[1]
+    if values is None:
+        return None
+    key = _instance(PersonalAPIKey, values[0])
+    key.user = _instance(User, values[1])
+    return KeyEntry(key, dict(values[2]), stamp[2])
+
+
+# --------------------------------------------------------------------------------------------
+# Organizations
+# --------------------------------------------------------------------------------------------
+
+
+def organization(organization_id):
+    """A fresh organization instance for this ID (a UUID), or ``None`` when there is none.
+
+    The instance is a :class:`~posthog_emulator.models.CachedOrganization`: the current request
+    depends on the organization's existence (``<table>#rows``, moved by INSERT and DELETE only) and,
+    once it reads any column besides ``id``, on the organization table itself. The query that
+    refreshes a stale entry is not counted as a read of the request (it decides existence, which
+    is what the request depends on so far).
+    """
+    from posthog_emulator.models import CachedOrganization, Organization
+
+    table = Organization._meta.db_table
+    depend_on((table + ROWS,))
+    stamp = _versions[table]
+    cached = _organizations.get(organization_id)
+    if cached is None or cached[0] != stamp:
+        recording = getattr(_local, "recording", None)
+        _local.recording = None
+        try:
+            # A raw query: the ORM's compilation of filter().first() costs ten times the lookup.
+            rows = list(Organization.objects.raw(f'SELECT * FROM "{table}" WHERE "id" = %s', [organization_id.hex]))
+            row = rows[0] if rows else None
+        finally:
+            _local.recording = recording
+        with _lock:
+            if len(_organizations) >= MAX_ENTRIES:
+                _organizations.clear()
+            _organizations[organization_id] = cached = (stamp, _values(row) if row is not None else None)
+    return _instance(CachedOrganization, cached[1]) if cached[1] is not None else None
+
+
+# --------------------------------------------------------------------------------------------
+# Column values <-> instances
+# --------------------------------------------------------------------------------------------
+
+
+def _values(instance) -> tuple:
+    """The instance's column values, in ``concrete_fields`` order (JSON columns copied deeply by
+    :func:`_instance` on the way out, so no request can change the cached ones)."""
+    return tuple(getattr(instance, field.attname) for field in instance._meta.concrete_fields)
+
+
+def _instance(model, values: tuple):
+    import copy
+
+    fields = model._meta.concrete_fields
+    values = tuple(
+        copy.deepcopy(value) if isinstance(value, (list, dict)) else value for value in values
+    )
+    return model.from_db("default", [field.attname for field in fields], values)
+
+
+# --------------------------------------------------------------------------------------------
+# EmulatorState (the clock offset is read by every invite written or shown)
+# --------------------------------------------------------------------------------------------
+
+_state: dict[str, tuple] = {}
+
+
+def state_value(key: str) -> tuple[bool, object]:
+    """``(found, value)`` of an ``EmulatorState`` row (the value deep-copied)."""
+    import copy
+
+    from posthog_emulator.models import EmulatorState
+
+    table = EmulatorState._meta.db_table
+    depend_on((table,))
+    stamp = _versions[table]
+    cached = _state.get(key)
+    if cached is None or cached[0] != stamp:
+        row = EmulatorState.objects.filter(key=key).first()
+        with _lock:
+            _state[key] = cached = (stamp, (True, row.value) if row is not None else (False, None))
+    found, value = cached[1]
+    return found, copy.deepcopy(value)
+
+
+# --------------------------------------------------------------------------------------------
+# Memoised reads
+# --------------------------------------------------------------------------------------------
+
+_memo: dict = {}
+
+
+def memo(key, models, compute):
+    """``compute()``, remembered under ``key`` while no table of ``models`` was written.
+
+    The current request depends on those tables. ``compute`` must return plain values (tuples,
+    numbers, strings), never model instances; the caller gets a deep copy.
+    """
+    import copy
+
+    tables = tuple(model._meta.db_table for model in models)
+    depend_on(tables)
+    stamp = versions(tables)
+    cached = _memo.get(key)
+    if cached is None or cached[0] != stamp:
+        value = compute()
+        with _lock:
+            if len(_memo) >= MAX_ENTRIES:
+                _memo.clear()
+            _memo[key] = cached = (stamp, value)
+    return copy.deepcopy(cached[1])
+
+
+def instances(model, rows) -> list:
+    """Fresh instances of ``model`` from column-value tuples (see :func:`values_of`)."""
+    return [_instance(model, row) for row in rows]
+
+
+def values_of(instance) -> tuple:
+    return _values(instance)
