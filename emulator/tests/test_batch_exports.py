@@ -457,7 +457,7 @@ def test_high_frequency_intervals_are_on_by_default(api, boot, interval):
 
 
 def test_features_control_endpoint(client, boot):
-    url = f"/_emulator/organizations/{boot.organization.slug}/features"
+    url = f"/_emulator/organizations/{boot.organization.slug}/feature_flags"
     assert client.get(url).json() == {"organization": str(boot.organization.id),
                                       "features": {"high-frequency-batch-exports": True}}
     response = client.put(url, {"high-frequency-batch-exports": False}, format="json")
@@ -465,16 +465,16 @@ def test_features_control_endpoint(client, boot):
     assert response.json()["features"] == {"high-frequency-batch-exports": False}
     assert client.put(url, {"colour": True}, format="json").json()["attr"] == "colour"
     assert client.put(url, {"high-frequency-batch-exports": "no"}, format="json").status_code == 400
-    assert client.get("/_emulator/organizations/nope/features").status_code == 404
+    assert client.get("/_emulator/organizations/nope/feature_flags").status_code == 404
     assert client.post("/_emulator/reset", {}, format="json").status_code == 200
     organization = client.get("/_emulator/info").json()["organization"]["id"]
-    assert client.get(f"/_emulator/organizations/{organization}/features").json()["features"] == {
+    assert client.get(f"/_emulator/organizations/{organization}/feature_flags").json()["features"] == {
         "high-frequency-batch-exports": True}
 
 
 @pytest.mark.parametrize("interval", ["every 5 minutes", "every 15 minutes"])
 def test_high_frequency_intervals_need_the_flag(api, boot, client, interval):
-    client.put(f"/_emulator/organizations/{boot.organization.id}/features",
+    client.put(f"/_emulator/organizations/{boot.organization.id}/feature_flags",
                {"high-frequency-batch-exports": False}, format="json")
     for url in (f"/api/projects/{boot.project.id}/batch_exports/",
                 f"/api/organizations/{boot.organization.id}/batch_exports/"):

@@ -16,7 +16,7 @@
 ``GET|POST|PUT|DELETE /_emulator/faults``
     Fault injection rules (see :mod:`posthog_emulator.faults`): list with counters, add, replace,
     clear.
-``GET|PUT|PATCH /_emulator/organizations/<org>/features``
+``GET|PUT|PATCH /_emulator/organizations/<org>/feature_flags``
     An organization's PostHog feature flags (``high-frequency-batch-exports``), on by default.
 ``GET /_emulator/openapi.json``
     The OpenAPI 3 document of ``/api/`` (drf-spectacular).
@@ -237,8 +237,9 @@ def fault_rules(request):
 
 
 @control_view("GET", "PUT", "PATCH")
-def features(request, organization):
-    """Read or switch an organization's PostHog feature flags (see ``models.FeatureFlags``).
+def feature_flags(request, organization):
+    """Read or switch an organization's PostHog feature flags (see ``models.FeatureFlags``); its paid
+    features (``available_product_features``) are ``/organizations/<org>/features`` (control/features.py).
 
     ``PUT``/``PATCH`` body ``{"high-frequency-batch-exports": false}`` (flags not named keep their
     value). Answers ``{"organization": "<id>", "features": {"high-frequency-batch-exports": bool}}``.
@@ -293,6 +294,6 @@ urlpatterns = [
     re_path(r"^profile/?$", profile),
     re_path(r"^generations/?$", generation_switch),
     re_path(r"^faults/?$", fault_rules),
-    re_path(r"^organizations/(?P<organization>[^/]+)/features/?$", features),
+    re_path(r"^organizations/(?P<organization>[^/]+)/feature_flags/?$", feature_flags),
     re_path(r"^openapi\.json$", openapi_view),
 ]
