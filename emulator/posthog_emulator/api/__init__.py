@@ -22,6 +22,8 @@ RESOURCE_MODULES = [
     "batch_exports",
     "pipeline_plugins",
     "event_definitions",
+    "integrations",
+    "identity_provider_configs",
 ]
 
 

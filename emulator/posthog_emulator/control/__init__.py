@@ -10,7 +10,8 @@ No authentication (the server is meant for loopback). JSON in and out; errors us
 * :mod:`~posthog_emulator.control.core`: keys, request log, reset, info, profile, generations,
   faults, OpenAPI document.
 * one module per resource area, each with its ``urlpatterns``: ``domains`` (``/dns``), ``people``
-  (``/clock``, ``/invites/...``), ``batch_exports``, ``plugins``, ``event_definitions``, ``seed``.
+  (``/clock``, ``/invites/...``), ``batch_exports``, ``plugins``, ``event_definitions``, ``seed``,
+  ``integrations`` (integrations of any kind, organization media).
 
 This layer may import :mod:`posthog_emulator.api` (serializers, for answers shaped like the API's),
 :mod:`posthog_emulator.rules` and :mod:`posthog_emulator.models`; ``api`` never imports it.
@@ -20,10 +21,19 @@ endpoint.".
 
 from django.urls import re_path
 
-from posthog_emulator.control import batch_exports, core, domains, event_definitions, people, plugins, seed
+from posthog_emulator.control import (
+    batch_exports,
+    core,
+    domains,
+    event_definitions,
+    integrations,
+    people,
+    plugins,
+    seed,
+)
 
 #: The area modules whose ``urlpatterns`` are mounted after the core ones, in this order.
-AREAS = (domains, people, batch_exports, plugins, event_definitions, seed)
+AREAS = (domains, people, batch_exports, plugins, event_definitions, seed, integrations)
 
 urlpatterns = [
     *core.urlpatterns,

@@ -11,7 +11,8 @@ Layout:
   :mod:`~posthog_emulator.models.ids` (``uuidt``, key values and hashes ...), which hold no models.
 * one module per area, each importing only from ``core``: :mod:`~posthog_emulator.models.domains`,
   :mod:`~posthog_emulator.models.people`, :mod:`~posthog_emulator.models.batch_exports`,
-  :mod:`~posthog_emulator.models.plugins`, :mod:`~posthog_emulator.models.event_definitions`.
+  :mod:`~posthog_emulator.models.plugins`, :mod:`~posthog_emulator.models.event_definitions`,
+  :mod:`~posthog_emulator.models.integrations`, :mod:`~posthog_emulator.models.media`.
 
 The rest of the emulator imports models from here (``from posthog_emulator.models import
 Organization``); constants that belong to one area are imported from that area's module. A new
@@ -45,7 +46,7 @@ from posthog_emulator.models.core import (
     UserManager,
     create_with_slug,
 )
-from posthog_emulator.models.domains import DNSRecord, OrganizationDomain
+from posthog_emulator.models.domains import DNSRecord, IdentityProviderConfig, OrganizationDomain
 from posthog_emulator.models.people import (
     INVITE_DAYS_VALIDITY,
     OrganizationInvite,
@@ -61,6 +62,8 @@ from posthog_emulator.models.batch_exports import (
 )
 from posthog_emulator.models.plugins import Plugin, PluginActivity, PluginArchive, PluginConfig, PluginSourceFile
 from posthog_emulator.models.event_definitions import EventDefinition, TaxonomySettings
+from posthog_emulator.models.integrations import Integration
+from posthog_emulator.models.media import UploadedMedia
 
 __all__ = [
     "BASE62",
@@ -74,6 +77,8 @@ __all__ = [
     "DNSRecord",
     "EmulatorState",
     "EventDefinition",
+    "IdentityProviderConfig",
+    "Integration",
     "Organization",
     "OrganizationDomain",
     "OrganizationInvite",
@@ -88,6 +93,7 @@ __all__ = [
     "PluginSourceFile",
     "TaxonomySettings",
     "Team",
+    "UploadedMedia",
     "User",
     "UserManager",
     "clock_offset",
