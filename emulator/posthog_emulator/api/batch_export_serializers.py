@@ -98,9 +98,11 @@ class BatchExportSerializer(serializers.ModelSerializer):
             "type": destination.type,
             "config": strip_secrets(destination.config or {}, secret_keys(destination.type)),
         }
-        if profiles.is_spec():
-            # The spec's record lists hogql_query; PostHog's serializer never returns it.
-            data["hogql_query"] = (instance.schema or {}).get("hogql_query")
+        query = (instance.schema or {}).get("hogql_query")
+        if profiles.is_spec() and query is not None:
+            # The spec's record lists hogql_query (PostHog's serializer of that time never returned
+            # it); a string, as PostHog's schema types it, so an export without one leaves it out.
+            data["hogql_query"] = query
         return data
 
     def get_latest_runs(self, instance: BatchExport) -> list[dict]:
@@ -190,6 +192,9 @@ class NewestDestinationSerializer(serializers.Serializer):
     config = serializers.JSONField(required=False, default=dict)
     integration = serializers.IntegerField(required=False, allow_null=True)
     integration_id = serializers.IntegerField(required=False, allow_null=True, write_only=True)
+
+    def to_representation(self, destination) -> dict:
+        return {}  # NewestBatchExportSerializer.to_representation writes it (secrets stripped)
 
 
 class NewestBatchExportSerializer(serializers.ModelSerializer):
