@@ -529,7 +529,7 @@ def read_plugins(task, params):
     family = params["family"]
     kind = FAMILY_KINDS[family]
     task.deprecate(DEPRECATION, DEPRECATION_VERSION)
-    wanted = [flag in ("unused", "repository", "activity") if params[flag]]
+    wanted = [flag for flag in ("unused", "repository", "activity") if params[flag]]
     missing = [flag for flag in wanted if flag not in FAMILY_ACTIONS[family]]
     if missing:
         raise Failure("%s cannot be used with family=%s: the PostHog API specification has no such action for %ss"

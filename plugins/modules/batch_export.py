@@ -54,7 +54,7 @@ options:
       - What is exported. PostHog's default on creation is V(events).
       - HTTP destinations take only V(events).
       - V(hogql) (PostHog's newest API, behind its C(hogql-batch-exports) feature) exports the results
-        of O(hogql_query); PostHog refuses to switch an export to or from V(hogql): create a new one.
+        of O(hogql_query); PostHog refuses to switch an export to or from V(hogql); create a new one instead.
     type: str
     choices: [events, persons, sessions, hogql]
   interval:
@@ -81,7 +81,7 @@ options:
           - PostHog's newest API refuses V(S3) (use V(AwsS3), or V(S3Compatible) for other S3 storage)
             and keeps the credentials of V(AwsS3), V(S3Compatible), V(AzureBlob), V(Databricks), V(BigQuery)
             and new V(Snowflake), V(Postgres) and V(Redshift) exports in an integration, see
-            O(destination.integration). It also refuses to change the type of an existing export:
+            O(destination.integration). It also refuses to change the type of an existing export;
             delete it and create it again.
         type: str
         required: true
@@ -347,15 +347,16 @@ options:
     type: str
   hogql_modifiers:
     description:
-      - HogQL modifiers for the query of a V(hogql) export (PostHog's newest API), for example
-        C({convertToProjectTimezone: true}). PostHog refuses them with any other O(model) and refuses
+      - "HogQL modifiers for the query of a V(hogql) export (PostHog's newest API), for example
+        C({convertToProjectTimezone: true})."
+      - PostHog refuses them with any other O(model) and refuses
         unknown modifier names. Compared key by key; PostHog replaces the whole set on update.
     type: dict
   filters:
     description:
-      - Property filters that narrow which events are exported, each a serialized HogQL property
+      - "Property filters that narrow which events are exported, each a serialized HogQL property
         filter with a C(type) of V(event), V(person) or V(hogql), for example
-        C({key: $browser, operator: exact, type: event, value: [Firefox]}). Not with O(model=hogql).
+        C({key: $browser, operator: exact, type: event, value: [Firefox]}). Not with O(model=hogql)."
       - Compared as a whole list, in order.
     type: list
     elements: dict
@@ -615,7 +616,8 @@ options:
         type: str
 notes:
   - Needs the scope C(batch_export:read), and C(batch_export:write) to change anything (the C(pause)
-    and C(unpause) actions need C(batch_export:write) too).
+    and C(unpause) actions need C(batch_export:write) too); C(integration:read) to find
+    O(destination.integration) by name (an id costs no request).
   - Write-only values. PostHog strips the destination's credentials (S3 C(aws_access_key_id) and
     C(aws_secret_access_key); Snowflake, Postgres and Redshift C(user) and C(password); Snowflake
     C(private_key) and C(private_key_passphrase); Redshift C(copy_inputs); BigQuery C(private_key),

@@ -48,12 +48,12 @@ options:
   end_at:
     description:
       - End of the window, same format, after O(start_at). PostHog refuses an end more than one
-        interval of the export in the future (its newest API: any end in the future).
+        interval of the export in the future (its newest API refuses any end in the future).
     type: str
     required: true
   project_id:
     description:
-      - The numeric id of the project of the export (or V(@current)): the export is then looked up
+      - The numeric id of the project of the export (or V(@current)). The export is then looked up
         among that project's exports, through the project route, the only one PostHog's newest API
         has. Without it, in the whole organization.
     type: str

@@ -47,14 +47,14 @@ options:
     type: str
   runs:
     description:
-      - Add C(runs) to every export: its newest runs (up to 100, newest first), from
+      - Add C(runs) to every export, its newest runs (up to 100, newest first), from
         C(/api/projects/<team_id>/batch_exports/<id>/runs/). One more request per export.
       - PostHog lists the runs of the last seven days by default.
     type: bool
     default: false
   backfills:
     description:
-      - Add C(backfills) to every export: its newest backfills (up to 50, newest first), from
+      - Add C(backfills) to every export, its newest backfills (up to 50, newest first), from
         C(.../backfills/). One more request per export.
     type: bool
     default: false

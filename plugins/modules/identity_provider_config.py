@@ -20,7 +20,7 @@ description:
   - The OIDC client secret is write-only, see O(update_secrets). A SCIM bearer token is returned
     once, in the run that made it, see O(scim_enabled).
   - Older PostHog has no identity provider configurations and keeps SAML on the domain (the task
-    then fails saying so): use the SAML options of M(posthog.admin.domain) there.
+    then fails saying so); use the SAML options of M(posthog.admin.domain) there.
 author:
   - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
@@ -93,7 +93,7 @@ options:
     description:
       - When to send O(oidc_client_secret) to an existing configuration, which PostHog never returns.
       - V(on_create) sends it when the configuration is created, and later only when PostHog says it
-        has none (or has one and the task gives an empty string). A changed secret is not noticed: run
+        has none (or has one and the task gives an empty string). A changed secret is not noticed; run
         once with V(always) to rotate it.
       - V(always) sends it on every run, and the task then always reports changed.
     type: str
@@ -104,13 +104,13 @@ options:
       - Whether SCIM provisioning is on. Turning it on makes PostHog generate a bearer token, which
         it answers once; the module returns it in that run as C(identity_provider_config.scim_bearer_token)
         and never again. Turning it off drops the token.
-      - The token is a secret: run such a task with C(no_log: true) and register its result to hand
-        the token to your identity provider (or store it in a vault) in the same play.
+      - "The token is a secret: run such a task with C(no_log: true) and register its result to hand
+        the token to your identity provider (or store it in a vault) in the same play."
     type: bool
   regenerate_scim_token:
     description:
       - Make a new SCIM bearer token (the old one stops working), returned like the first one. An
-        action: every run with V(true) makes a new token and reports changed (except the run that
+        action; every run with V(true) makes a new token and reports changed (except the run that
         turned SCIM on, whose token is new already).
       - PostHog's C(scim/token) action refuses personal API keys; the module then turns SCIM off
         and on again, which also makes a new token, and warns.
@@ -128,7 +128,8 @@ options:
     elements: str
 notes:
   - Needs the scope C(organization:read), and C(organization:write) to change anything; changing
-    needs the admin level in the organization (members may read).
+    needs the admin level in the organization (members may read). PostHog's C(scim/token) action
+    refuses personal API keys (O(regenerate_scim_token) works around it).
   - PostHog offers OIDC, SCIM and ID-JAG on plans with those features; without them it refuses the
     settings with C(feature_not_available).
   - An idempotent run costs one request (the organization's configurations), plus one for the

@@ -13,7 +13,7 @@ module: integration_info
 short_description: List the integrations of a PostHog project
 version_added: 0.1.0
 description:
-  - Lists the integrations of a project (oldest first): its connections to other services, such as
+  - Lists the integrations of a project (oldest first), its connections to other services, such as
     the AWS keys or the Snowflake login a batch export writes with. Each has its C(id), C(kind),
     C(display_name) and the C(name) it was given.
   - PostHog's newest API keeps batch export credentials in integrations; a playbook finds the id
