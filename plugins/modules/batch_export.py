@@ -396,9 +396,9 @@ options:
         takes the value of the task's option of the same name (so O(state), O(update_secrets),
         O(interval) or O(project_id) set beside O(batch_exports) applies to every item that does not
         set its own). An item's C(destination) replaces the task's O(destination) as a whole.
-      - The items are converged in order, in one module run that lists the organization's exports once;
-        an item with C(id) costs one GET. An idempotent run of any number of exports named by C(name)
-        costs one request (one page of the organization's exports).
+      - The items are converged in order, in one module run that lists the organization's exports once
+        (and each O(project_id)'s once); an item with C(id) costs one GET. An idempotent run of any
+        number of exports named by C(name) costs one request per collection (one page of exports).
       - Every item is checked before any request (argument types, destination keys, timestamps); two
         items naming the same export (by C(name) or C(id)) fail the task before any change. When an item
         fails, the task fails naming it, and returns RV(batch_exports) for the items converged before it.
@@ -630,9 +630,11 @@ notes:
   - Pausing and resuming use PostHog's C(pause) and C(unpause) actions, never a PATCH of C(paused).
     Real PostHog answers those actions with C(paused) only, so the module then reads the export
     once more to return it; the emulator's C(spec) profile answers with the export.
-  - An idempotent run costs one request (a GET by O(id), or one page of the organization's exports
-    by O(name), or with O(batch_exports) one list for all the items named by C(name) plus one GET
-    per item given by C(id)), plus one to look up O(organization) when it is given as a slug or name.
+  - An idempotent run costs one request (a GET by O(id), or one page of the organization's, or with
+    O(project_id) the project's, exports by O(name), or with O(batch_exports) one list per collection
+    for all the items named by C(name) plus one GET per item given by C(id)), plus one to look up
+    O(organization) when it is given as a slug or name, plus one list of the project's integrations
+    when O(destination.integration) is a name (an id costs none).
   - With O(batch_exports), an item that pauses or resumes an export against real PostHog (which
     answers those actions with C(paused) only) makes the next item read the organization's exports
     again.
