@@ -457,9 +457,9 @@ def find_integration(task, project_id, value, kind=None):
     if len(matches) == 1:
         return matches[0]["id"]
     if len(matches) > 1:
+        ids = ", ".join(str(m.get("id")) for m in matches)
         raise Failure("integration %r is ambiguous in project %s: %d integrations match (ids %s); give its id as "
-                      "destination.integration" % (value, project_id, len(matches),
-                                                    ", ".join(str(m.get("id")) for m in matches)))
+                      "destination.integration" % (value, project_id, len(matches), ids))
     there = ", ".join("%s (id %s)" % (i.get("display_name"), i.get("id")) for i in integrations) or "none"
     raise Failure("no integration%s named %r in project %s (there: %s); create it in PostHog (%s) or with "
                   "POST /api/projects/%s/integrations/, or give destination.integration as an id"
