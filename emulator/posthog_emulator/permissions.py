@@ -28,11 +28,11 @@ from posthog_emulator.models import Organization, OrganizationMembership
 API_SCOPE_OBJECTS = (
     "action", "access_control", "activity_log", "annotation", "batch_export", "batch_import", "cohort",
     "dashboard", "dashboard_template", "early_access_feature", "error_tracking", "event_definition",
-    "experiment", "export", "feature_flag", "file_system", "file_system_shortcut", "group", "hog_function",
+    "experiment", "export", "feature_flag", "file_system", "file_system_shortcut", "group", "hog_function", "integration",
     "insight", "link", "notebook", "organization", "organization_member", "person", "persisted_folder",
     "plugin", "project", "property_definition", "query", "session_recording", "session_recording_playlist",
     "sharing_configuration", "subscription", "survey", "user", "webhook", "warehouse_view",
-    "warehouse_table", "logs",
+    "warehouse_table", "logs", "organization_integration",
 )  # fmt: skip
 API_SCOPE_ACTIONS = ("read", "write")
 

@@ -165,20 +165,38 @@ def test_profile_switch(boot, client):
     assert client.get("/_emulator/profile").json() == {"profile": "posthog"}
 
 
+SPEC_GENERATIONS = {"domains": "middle", "batch_exports": "middle", "identity_providers": "absent"}
+NEWEST_GENERATIONS = {"domains": "newest", "batch_exports": "newest", "identity_providers": "newest"}
+
+
 def test_generations_switch_validate_and_reset(boot, client):
-    assert client.get("/_emulator/generations").json() == {"domains": "middle"}
+    assert client.get("/_emulator/generations").json() == SPEC_GENERATIONS
     response = client.put("/_emulator/generations", {"domains": "newest"}, format="json")
-    assert response.status_code == 200 and response.json() == {"domains": "newest"}
-    assert client.get("/_emulator/generations").json() == {"domains": "newest"}
-    for body, attr in (({"domains": "oldest"}, "domains"), ({"invites": "newest"}, "invites")):
+    assert response.status_code == 200 and response.json() == {**SPEC_GENERATIONS, "domains": "newest"}
+    assert client.get("/_emulator/generations").json() == {**SPEC_GENERATIONS, "domains": "newest"}
+    for body, attr in (({"domains": "oldest"}, "domains"), ({"invites": "newest"}, "invites"),
+                       ({"batch_exports": "newest", "identity_providers": "middle"}, "identity_providers")):
         response = client.put("/_emulator/generations", body, format="json")
         assert response.status_code == 400 and error(response)["attr"] == attr
         assert error(response)["code"] == "invalid_choice"
     response = client.put("/_emulator/generations", {}, format="json")
     assert response.status_code == 400
-    assert client.get("/_emulator/generations").json() == {"domains": "newest"}  # nothing half-applied
+    # nothing half-applied
+    assert client.get("/_emulator/generations").json() == {**SPEC_GENERATIONS, "domains": "newest"}
     client.post("/_emulator/reset")
-    assert client.get("/_emulator/generations").json() == {"domains": "middle"}
+    assert client.get("/_emulator/generations").json() == SPEC_GENERATIONS
+
+
+def test_generations_default_to_newest_in_the_posthog_profile(boot, client):
+    client.put("/_emulator/generations", {"batch_exports": "newest"}, format="json")
+    client.put("/_emulator/profile", {"profile": "posthog"}, format="json")
+    assert client.get("/_emulator/generations").json() == NEWEST_GENERATIONS  # the switch dropped the override
+    response = client.put("/_emulator/generations", {"domains": "middle"}, format="json")
+    assert response.json() == {**NEWEST_GENERATIONS, "domains": "middle"}
+    client.post("/_emulator/reset")
+    assert client.get("/_emulator/generations").json() == NEWEST_GENERATIONS
+    client.put("/_emulator/profile", {"profile": "spec"}, format="json")
+    assert client.get("/_emulator/generations").json() == SPEC_GENERATIONS
 
 
 def test_unknown_control_path_and_method(boot, client):

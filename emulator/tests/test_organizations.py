@@ -13,6 +13,7 @@ ORGANIZATION_FIELDS = {
     "is_member_join_email_enabled", "metadata", "customer_id", "enforce_2fa", "members_can_invite",
     "members_can_use_personal_api_keys", "allow_publicly_shared_resources", "member_count",
     "is_ai_data_processing_approved", "default_experiment_stats_method", "default_role_id",
+    "enforce_verified_domains",
 }  # fmt: skip
 
 

@@ -209,6 +209,10 @@ def test_family_filters(api, installer):
     assert ids(IMPORT) == [scheduled["id"], importer["id"]]
     assert transformation["id"] not in ids(DEST) + ids(FRONT) + ids(IMPORT)
     assert empty_tasks["id"] not in ids(DEST) + ids(FRONT) + ids(IMPORT)
+    # The fourth family PostHog registers: plugins that process events (a destination may be one too).
+    both = source_plugin(api, installer, DEST, "b", {"methods": ["onEvent", "processEvent"]})
+    assert ids("pipeline_transformations") == [transformation["id"], both["id"]]
+    assert both["id"] in ids(DEST)
     # Detail routes are filtered too.
     assert api.get(f"{base(installer, FRONT)}{destination['id']}/").status_code == 404
     assert api.get(f"{base(installer, DEST)}{destination['id']}/").status_code == 200

@@ -32,8 +32,11 @@ from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     values_match,
 )
 
-# posthog/batch_exports/models.py and service.py (facts 5, "Destination types and config keys").
-# Every type also accepts exclude_events and include_events.
+# posthog/batch_exports/models.py and service.py (facts 5, "Destination types and config keys"),
+# and the newest products/batch_exports/backend/presentation/views/batch_export/ (facts 10).
+# Every type also accepts exclude_events and include_events. ``integration``: the kind of
+# integration that holds the credentials in PostHog's newest code; ``with_integration``: what a new
+# export needs besides the integration.
 DESTINATION_TYPES = {
     "S3": dict(
         required=("bucket_name", "region", "prefix"),
@@ -41,31 +44,50 @@ DESTINATION_TYPES = {
                   "endpoint_url", "file_format", "max_file_size_mb", "use_virtual_style_addressing"),
         secret=("aws_access_key_id", "aws_secret_access_key"),
     ),
+    "AwsS3": dict(
+        required=("bucket_name", "region", "prefix"),
+        optional=("compression", "encryption", "kms_key_id", "file_format", "max_file_size_mb"),
+        secret=(), integration="aws-s3", integration_required=True,
+    ),
+    "S3Compatible": dict(
+        required=("bucket_name", "region", "prefix"),
+        optional=("compression", "file_format", "max_file_size_mb", "use_virtual_style_addressing"),
+        secret=(), integration="s3-compatible", integration_required=True,
+    ),
+    "AzureBlob": dict(
+        required=("container_name",),
+        optional=("prefix", "compression", "file_format", "max_file_size_mb"),
+        secret=(), integration="azure-blob", integration_required=True,
+    ),
     "Snowflake": dict(
         required=("account", "user", "database", "warehouse", "schema"),
         optional=("table_name", "authentication_type", "password", "private_key", "private_key_passphrase", "role"),
         secret=("user", "password", "private_key", "private_key_passphrase"),
+        integration="snowflake", with_integration=("database", "warehouse", "schema"),
     ),
     "Postgres": dict(
         required=("user", "password", "host", "database"),
         optional=("schema", "table_name", "port", "has_self_signed_cert"),
         secret=("user", "password"),
+        integration="postgresql", with_integration=("database",),
     ),
     "Redshift": dict(
         required=("user", "password", "host", "database"),
         optional=("schema", "table_name", "port", "properties_data_type", "mode", "copy_inputs"),
         # copy_inputs carries AWS credentials; the module treats it as write-only as a whole.
         secret=("user", "password", "copy_inputs"),
+        integration="aws-redshift", with_integration=("database",),
     ),
     "BigQuery": dict(
         required=("project_id", "dataset_id", "private_key", "private_key_id", "token_uri", "client_email"),
         optional=("table_id", "use_json_type"),
         secret=("private_key", "private_key_id", "client_email", "token_uri"),
+        integration="google-cloud-service-account", with_integration=("dataset_id",),
     ),
     "Databricks": dict(
         required=("http_path", "catalog", "schema", "table_name"),
         optional=("use_variant_type", "use_automatic_schema_evolution"),
-        secret=(),
+        secret=(), integration="databricks", integration_required=True,
     ),
     "HTTP": dict(required=("url", "token"), optional=(), secret=("token",)),
     "NoOp": dict(required=(), optional=("arg",), secret=()),
@@ -73,7 +95,19 @@ DESTINATION_TYPES = {
 COMMON_KEYS = ("exclude_events", "include_events")
 
 INTERVALS = ["hour", "day", "week", "every 5 minutes", "every 15 minutes"]
-MODELS = ["events", "persons", "sessions"]
+MODELS = ["events", "persons", "sessions", "hogql"]
+#: Where PostHog's web app creates integrations, and how the API does (kinds with a credentials form).
+INTEGRATIONS_PLACE = "Project settings > Integrations"
+INTEGRATION_FORMS = {
+    "aws-s3": "name, aws_access_key_id, aws_secret_access_key",
+    "s3-compatible": "name, endpoint_url, aws_access_key_id, aws_secret_access_key",
+    "snowflake": "name, account, user, authentication_type, password or private_key",
+    "postgresql": "name, host, port, database, user, password",
+    "aws-redshift": "name, host, port, user, password (or AWS keys or a role)",
+    "google-cloud-service-account": "service_account_email, project_id, private_key, private_key_id, token_uri",
+    "databricks": "server_hostname, client_id, client_secret",
+    "azure-blob": "connection_string",
+}
 
 # Types of the config keys that are not strings.
 _KEY_TYPES = {
@@ -122,6 +156,7 @@ def destination_argument_spec():
         type="dict",
         options=dict(
             type=dict(type="str", required=True, choices=sorted(DESTINATION_TYPES)),
+            integration=dict(type="str"),
             config=dict(type="dict", options=config_argument_spec()),
         ),
     )
@@ -139,13 +174,32 @@ def check_config_keys(destination_type, config):
     allowed = set(spec["required"]) | set(spec["optional"]) | set(COMMON_KEYS)
     unknown = sorted(k for k in config if k not in allowed)
     if unknown:
-        return ("destination.config has key(s) that destinations of type %s do not take: %s; they take %s"
-                % (destination_type, ", ".join(unknown), ", ".join(sorted(allowed))))
+        message = ("destination.config has key(s) that destinations of type %s do not take: %s; they take %s"
+                   % (destination_type, ", ".join(unknown), ", ".join(sorted(allowed))))
+        credentials = [k for k in unknown if k in ("aws_access_key_id", "aws_secret_access_key", "endpoint_url")]
+        if credentials and spec.get("integration"):
+            message += ". " + integration_advice(destination_type)
+        return message
     return None
 
 
-def missing_required(destination_type, config):
-    return [k for k in DESTINATION_TYPES[destination_type]["required"] if k not in config]
+def integration_advice(destination_type, project_id=None):
+    """How to give a destination its credentials through an integration (PostHog's newest code)."""
+    spec = DESTINATION_TYPES.get(destination_type) or {}
+    kind = spec.get("integration") or "aws-s3"
+    return ("PostHog keeps the credentials of a %s destination in an integration of kind %s: create one in "
+            "PostHog (%s), or with POST /api/projects/%s/integrations/ {\"kind\": \"%s\", \"config\": {%s}}; "
+            "list the project's integrations with posthog.admin.integration_info to find it, and give its id or "
+            "name as destination.integration"
+            % (destination_type, kind, INTEGRATIONS_PLACE, project_id or "<project_id>", kind,
+               INTEGRATION_FORMS.get(kind, "...")))
+
+
+def missing_required(destination_type, config, integration=None):
+    """The keys a new export of this type still needs (fewer when an integration holds the credentials)."""
+    spec = DESTINATION_TYPES[destination_type]
+    required = spec.get("with_integration", spec["required"]) if integration else spec["required"]
+    return [k for k in required if k not in config]
 
 
 def split_config(destination_type, config):
@@ -278,7 +332,7 @@ def backfill_recover(client, backfills_path, start_at, end_at, before, context=N
 
 # ------------------------------------------------------------------------------ the resource
 ITEM_OPTIONS = ("state", "id", "name", "model", "interval", "destination", "update_secrets", "start_at", "end_at",
-                "hogql_query", "project_id")
+                "hogql_query", "hogql_modifiers", "filters", "timezone", "offset_day", "offset_hour", "project_id")
 
 ARGUMENT_SPEC = dict(
     state=dict(type="str", default="present", choices=["present", "paused", "absent"]),
@@ -291,6 +345,11 @@ ARGUMENT_SPEC = dict(
     start_at=dict(type="str"),
     end_at=dict(type="str"),
     hogql_query=dict(type="str"),
+    hogql_modifiers=dict(type="dict"),
+    filters=dict(type="list", elements="dict"),
+    timezone=dict(type="str"),
+    offset_day=dict(type="int"),
+    offset_hour=dict(type="int"),
     project_id=dict(type="str"),
 )
 
@@ -299,19 +358,53 @@ BACKFILL_ARGUMENT_SPEC = dict(
     name=dict(type="str"),
     start_at=dict(type="str", required=True),
     end_at=dict(type="str", required=True),
+    project_id=dict(type="str"),
 )
 
-INFO_ARGUMENT_SPEC = dict(id=dict(type="str"), name=dict(type="str"), paused=dict(type="bool"))
+INFO_ARGUMENT_SPEC = dict(id=dict(type="str"), name=dict(type="str"), paused=dict(type="bool"),
+                          runs=dict(type="bool", default=False), backfills=dict(type="bool", default=False),
+                          project_id=dict(type="str"))
+
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+ROUTE_GONE = "Endpoint not found."
 
 
-def window_problems(params):
-    """Problems with ``start_at``/``end_at``: ISO-8601 with a timezone, start before end."""
+def window_problems(params, dates=False):
+    """Problems with ``start_at``/``end_at``: ISO-8601 with a timezone, start before end. With
+    ``dates``, a date (``2026-01-31``) also does (PostHog's newest code backfills daily and weekly
+    exports by dates), as long as both are dates."""
+    given = [o for o in ("start_at", "end_at") if params.get(o)]
+    as_dates = [o for o in given if dates and _DATE_RE.match(params[o])]
     problems = [problem for problem in (check_timestamp(option, params.get(option))
-                                        for option in ("start_at", "end_at")) if problem]
-    if not problems and params.get("start_at") and params.get("end_at") and \
-            parse_timestamp(params["start_at"])[0] >= parse_timestamp(params["end_at"])[0]:
-        problems.append("start_at (%s) must be before end_at (%s)" % (params["start_at"], params["end_at"]))
+                                        for option in ("start_at", "end_at") if option not in as_dates) if problem]
+    if as_dates and len(as_dates) != len(given):
+        return ["start_at and end_at must both be dates (2026-01-31) or both date-times"]
+    if not problems and len(given) == 2:
+        start, end = params["start_at"], params["end_at"]
+        later = start >= end if as_dates else parse_timestamp(start)[0] >= parse_timestamp(end)[0]
+        if later:
+            problems.append("start_at (%s) must be before end_at (%s)" % (start, end))
     return problems
+
+
+def project_problem(project_id):
+    if project_id is not None and not (str(project_id).strip().isdigit() or str(project_id).strip() == "@current"):
+        return "project_id must be a project's numeric id or '@current', got %r" % project_id
+    return None
+
+
+def is_route_gone(error):
+    """Whether PostHog answered that it routes no such path (its catch-all 404)."""
+    return getattr(error, "status", None) == 404 and (getattr(error, "detail", None) or "") == ROUTE_GONE
+
+
+def no_organization_route(error):
+    """The message for PostHog's newest API, which serves batch exports under projects only."""
+    return error.reword(
+        "%s. This PostHog has no organization route for batch exports (its newest API serves them under "
+        "projects only, /api/projects/<project_id>/batch_exports/): set project_id (the numeric id of the "
+        "project the exports belong to, or @current), for example once for the whole group in module_defaults"
+        % error.message.rstrip("."))
 
 
 class Pause(Step):
@@ -344,16 +437,49 @@ class Pause(Step):
 PAUSE = Pause()
 
 
+def find_integration(task, project_id, value, kind=None):
+    """The id of the integration ``value`` names in the project: an id as is, else the one whose
+    name (``config.name``, or the start of ``display_name``) is ``value``. One list of the
+    project's integrations (of ``kind``) per task; a Failure naming what there is otherwise."""
+    value = str(value).strip()
+    if value.isdigit():
+        return int(value)
+    if task.missing_parent:
+        return None  # check mode: the parent (and its integrations) would be created by an earlier task
+    key = ("integrations", project_id, kind)
+    if key not in task.cache:
+        path = "/api/projects/%s/integrations/" % project_id
+        task.cache[key] = task.client.list_all(path, params=dict(kind=kind) if kind else None,
+                                               context="looking up integration %r" % value)
+    integrations = [i for i in task.cache[key] if isinstance(i, dict)]
+    matches = [i for i in integrations if (i.get("config") or {}).get("name") == value
+               or i.get("display_name") == value or str(i.get("display_name") or "").startswith(value + " (")]
+    if len(matches) == 1:
+        return matches[0]["id"]
+    if len(matches) > 1:
+        ids = ", ".join(str(m.get("id")) for m in matches)
+        raise Failure("integration %r is ambiguous in project %s: %d integrations match (ids %s); give its id as "
+                      "destination.integration" % (value, project_id, len(matches), ids))
+    there = ", ".join("%s (id %s)" % (i.get("display_name"), i.get("id")) for i in integrations) or "none"
+    raise Failure("no integration%s named %r in project %s (there: %s); create it in PostHog (%s) or with "
+                  "POST /api/projects/%s/integrations/, or give destination.integration as an id"
+                  % (" of kind %s" % kind if kind else "", value, project_id, there, INTEGRATIONS_PLACE, project_id))
+
+
 class BatchExport(Resource):
-    """A batch export of an organization, found by id or name. Destination secrets are write-only:
-    PostHog never returns them, so they are sent on create (or every run with update_secrets=always)."""
+    """A batch export, found by id or name among the organization's exports (the spec's route), or
+    among a project's when ``project_id`` is set (PostHog's project route, the only one its newest
+    API has). Destination secrets are write-only: PostHog never returns them, so they are sent on
+    create (or every run with update_secrets=always); PostHog's newest code keeps them in an
+    integration the destination names."""
 
     kind = "batch export"
     return_key = "batch_export"
     list_option = "batch_exports"
     item_options = ITEM_OPTIONS
     named_by = "name or id"
-    fields = ("model", "interval", "start_at", "end_at", "hogql_query")
+    fields = ("model", "interval", "start_at", "end_at", "hogql_query", "hogql_modifiers", "filters", "timezone",
+              "offset_day", "offset_hour")
     secret_paths = tuple("destination.config.%s" % key for key in sorted(all_secret_keys()))
     steps = (UPDATE, PAUSE)
 
@@ -361,15 +487,24 @@ class BatchExport(Resource):
         super(BatchExport, self).__init__(task, params, listing)
         destination = params.get("destination")
         self.dest_type = destination["type"] if destination else None
+        self.integration_ref = (destination or {}).get("integration")
         self.config = dict((k, normalize_config_value(k, v)) for k, v in given_config(destination).items())
         self.public, self.secret = split_config(self.dest_type, self.config) if self.dest_type else ({}, {})
         self.sent_secrets = False  # whether this run sends the secrets (then the diff shows them, masked)
+        self._integration_id = None
 
     @property
     def want_paused(self):
         return self.params.get("state") == "paused"
 
+    @property
+    def project_id(self):
+        value = self.params.get("project_id")
+        return str(value).strip() if value is not None and str(value).strip() else None
+
     def collection_path(self):
+        if self.project_id:
+            return "/api/projects/%s/batch_exports/" % self.project_id
         return self.task.org_path("batch_exports")
 
     def validate(self):
@@ -381,19 +516,50 @@ class BatchExport(Resource):
             problem = check_config_keys(self.dest_type, self.config)
             if problem:
                 problems.append(problem)
+            if self.integration_ref is not None and not DESTINATION_TYPES[self.dest_type].get("integration"):
+                problems.append("destination.integration: destinations of type %s take no integration"
+                                % self.dest_type)
         problems.extend(window_problems(params))
-        project_id = params.get("project_id")
-        if project_id is not None and not (str(project_id).strip().isdigit() or project_id.strip() == "@current"):
-            problems.append("project_id must be a project's numeric id or '@current', got %r" % project_id)
+        problem = project_problem(params.get("project_id"))
+        if problem:
+            problems.append(problem)
+        for option, low, high in (("offset_day", 0, 6), ("offset_hour", 0, 23)):
+            value = params.get(option)
+            if value is not None and not low <= value <= high:
+                problems.append("%s must be from %d to %d, got %d" % (option, low, high, value))
+        if params.get("offset_day") is not None and params.get("interval") not in (None, "week"):
+            problems.append("offset_day is only for weekly exports (interval=week)")
+        if params.get("offset_hour") is not None and params.get("interval") not in (None, "day", "week"):
+            problems.append("offset_hour is only for daily and weekly exports (interval=day or week)")
+        if params.get("hogql_modifiers") is not None and params.get("model") not in (None, "hogql"):
+            problems.append("hogql_modifiers is only for model=hogql")
+        if params.get("model") == "hogql" and params.get("filters"):
+            problems.append("filters are not supported with model=hogql; filter in hogql_query instead")
+        for index, item in enumerate(params.get("filters") or []):
+            if item.get("type") not in ("event", "person", "hogql"):
+                problems.append("filters[%d]: type must be one of event, person, hogql (PostHog's filter types), got %r"
+                                % (index, item.get("type")))
         return problems
 
     # ------------------------------------------------------------- comparing
+    def integration_id(self):
+        """The id of ``destination.integration`` (resolved by name once), or None."""
+        if self.integration_ref is None:
+            return None
+        if self._integration_id is None:
+            kind = DESTINATION_TYPES[self.dest_type].get("integration") if self.dest_type else None
+            self._integration_id = find_integration(self.task, self.project_id or "@current", self.integration_ref,
+                                                    kind)
+        return self._integration_id
+
     def desired(self):
         desired = super(BatchExport, self).desired()
         if self.params.get("id") and self.params.get("name") is not None:
             desired["name"] = self.params["name"]
         if self.dest_type:
             desired["destination"] = {"type": self.dest_type, "config": dict(self.config)}
+            if self.integration_ref is not None:
+                desired["destination"]["integration"] = self.integration_id()
         return desired
 
     def read(self, obj, field):
@@ -408,17 +574,26 @@ class BatchExport(Resource):
             return normalize_query(wanted) == normalize_query(current)
         if field == "destination":
             return self.destination_change(current or {}) is None
+        if field == "timezone":
+            return wanted == (current or "UTC")
         return super(BatchExport, self).equal(field, wanted, current)
 
     def destination_change(self, now):
         """The ``destination`` to PATCH onto the server's destination ``now``, or None when it has it."""
+        wanted_integration = self.integration_id() if self.integration_ref is not None else None
         if now.get("type") != self.dest_type:
-            return {"type": self.dest_type, "config": dict(self.config)}
+            change = {"type": self.dest_type, "config": dict(self.config)}
+            if self.integration_ref is not None:
+                change["integration"] = wanted_integration
+            return change
         stored = now.get("config") or {}
         config = dict((k, v) for k, v in self.public.items() if not values_match(v, stored.get(k)))
         if self.params.get("update_secrets") == "always":
             config.update(self.secret)
-        return {"type": self.dest_type, "config": config} if config else None
+        change = {"type": self.dest_type, "config": config}
+        if self.integration_ref is not None and now.get("integration") != wanted_integration:
+            change["integration"] = wanted_integration
+        return change if config or "integration" in change else None
 
     def view(self, obj, desired):
         if obj is None:
@@ -431,43 +606,63 @@ class BatchExport(Resource):
             # Secrets are never read back: they appear (masked) only where they are being sent.
             shown.update(dict((k, SECRET_MASK) for k in self.secret if k in config or self.sent_secrets))
             view["destination"] = {"type": destination.get("type"), "config": shown}
+            if self.integration_ref is not None:
+                view["destination"]["integration"] = destination.get("integration")
         view["paused"] = bool(obj.get("paused"))
         return view
 
-    # --------------------------------------------------------------- writing
+    # --------------------------------------------------------------- finding
+    def candidates(self, option, value):
+        try:
+            return super(BatchExport, self).candidates(option, value)
+        except PostHogError as exc:
+            if is_route_gone(exc) and not self.project_id:
+                raise Failure.of(no_organization_route(exc))
+            raise
+
     def missing(self):
         if self.params.get("id"):
-            return "%s not found in the organization; omit id to create a new one" % self.identity()
+            if not self.project_id and not self.task.missing_parent:
+                try:  # a GET by id answers 404 for a route PostHog no longer has, too
+                    self.client.get(self.collection_path(), params=dict(limit=1), context="reading the exports")
+                except PostHogError as exc:
+                    if is_route_gone(exc):
+                        return no_organization_route(exc).message
+                    raise
+            return "%s not found in the %s; omit id to create a new one" % (
+                self.identity(), "project" if self.project_id else "organization")
         absent = [o for o in ("interval", "destination") if not self.params.get(o)]
         if absent:
             return "%s does not exist; to create it, give %s" % (self.identity(), " and ".join(absent))
-        required = missing_required(self.dest_type, self.config)
+        spec = DESTINATION_TYPES[self.dest_type]
+        if spec.get("integration_required") and self.integration_ref is None:
+            return ("%s does not exist; to create it, give destination.integration. %s"
+                    % (self.identity(), integration_advice(self.dest_type, self.project_id)))
+        required = missing_required(self.dest_type, self.config, self.integration_ref)
         if required:
-            return ("%s does not exist; to create it, destination.config needs %s (required for type %s)"
-                    % (self.identity(), ", ".join(required), self.dest_type))
+            return ("%s does not exist; to create it, destination.config needs %s (required for type %s%s)"
+                    % (self.identity(), ", ".join(required), self.dest_type,
+                       " with an integration" if self.integration_ref is not None else ""))
         return None
 
+    # --------------------------------------------------------------- writing
     def create_payload(self, desired):
         payload = dict(desired)
         payload["name"] = self.params["name"]
         payload["destination"] = {"type": self.dest_type, "config": dict(self.config)}
+        if self.integration_ref is not None:
+            payload["destination"]["integration"] = self.integration_id()
         self.sent_secrets = bool(self.secret)
         if self.want_paused:
             payload["paused"] = True
         return payload
-
-    def create(self, payload):
-        project_id = self.params.get("project_id")
-        path = "/api/projects/%s/batch_exports/" % project_id if project_id else self.collection_path()
-        return self.client.post(path, payload, context="creating %s" % self.identity(), recover=self._recover_created,
-                                expect="object")
 
     def update_payload(self, current, changes):
         payload = dict(changes)
         if "destination" in changes:
             now = current.get("destination") or {}
             if now.get("type") != self.dest_type:
-                missing = missing_required(self.dest_type, self.config)
+                missing = missing_required(self.dest_type, self.config, self.integration_ref)
                 if missing:
                     raise Failure("%s: changing the destination type from %s to %s replaces its config; give every "
                                   "required key of type %s (missing: %s)" % (
@@ -475,6 +670,9 @@ class BatchExport(Resource):
                                       ", ".join(missing)))
             payload["destination"] = self.destination_change(now)
             self.sent_secrets = any(k in payload["destination"]["config"] for k in self.secret)
+        if ("offset_day" in payload or "offset_hour" in payload) and "interval" not in payload:
+            # PostHog turns the offsets into its schedule only together with the interval.
+            payload["interval"] = self.params.get("interval") or current.get("interval")
         return payload
 
     def predict_update(self, current, changes):
@@ -485,12 +683,35 @@ class BatchExport(Resource):
                 config = dict(now.get("config") or {}) if now.get("type") == value["type"] else {}
                 config.update(value["config"])
                 after["destination"] = {"type": value["type"], "config": config}
+                if "integration" in value or "integration" in now:
+                    after["destination"]["integration"] = value.get("integration", now.get("integration"))
             elif field == "hogql_query":
                 after["hogql_query"] = value
                 after["schema"] = dict(after.get("schema") or {}, hogql_query=value)
             else:
                 after[field] = value
         return after
+
+    def explain(self, error):
+        detail = error.detail or ""
+        if is_route_gone(error) and "/organizations/" in (error.path or ""):
+            return no_organization_route(error)
+        if ("Integration is required" in detail or "'S3' destination type is deprecated" in detail
+                or ("unknown field" in detail and "aws_" in detail)):
+            suggestion = ""
+            if self.dest_type == "S3":
+                suggestion = "Use destination type AwsS3 (or S3Compatible for other S3 storage). "
+            return error.append(suggestion + integration_advice(
+                "AwsS3" if self.dest_type == "S3" else self.dest_type, self.project_id))
+        if "Cannot change destination type" in detail or "Changing the model to or from 'hogql'" in detail:
+            return error.append("Delete the export (state=absent) and create it again with the new settings, "
+                                "or give the new one another name.")
+        if "Higher frequency batch exports are not enabled" in detail:
+            return error.append("Intervals under an hour need PostHog's high-frequency-batch-exports feature for "
+                                "the project; ask PostHog support, or use interval=hour.")
+        if "HogQL batch exports are not enabled" in detail:
+            return error.append("model=hogql needs PostHog's hogql-batch-exports feature for the project.")
+        return error
 
 
 class Backfill(Step):
@@ -525,7 +746,8 @@ class BatchExportBackfill(BatchExport):
     steps = (Backfill(),)
 
     def validate(self):
-        return window_problems(self.params)
+        problem = project_problem(self.params.get("project_id"))
+        return window_problems(self.params, dates=True) + ([problem] if problem else [])
 
     def desired(self):
         return {}
@@ -535,7 +757,10 @@ class BatchExportBackfill(BatchExport):
 
     def missing(self):
         if not self.task.check_mode or self.params.get("id"):
-            return "%s not found in the organization" % self.identity()
+            why = super(BatchExportBackfill, self).missing() if self.params.get("id") else None
+            if why and "no organization route" in why:
+                return why
+            return "%s not found in the %s" % (self.identity(), "project" if self.project_id else "organization")
         # Check mode: a batch_export task before this one may be about to create it.
         self.task.warn("%s does not exist yet; check mode assumes an earlier task creates it, so a backfill would "
                        "be requested (a real run fails if it still does not exist)" % self.identity())
@@ -562,18 +787,51 @@ def request_backfill(resource, export, body):
         if before is not None:
             recover = backfill_recover(client, backfills, body["start_at"], body["end_at"], before,
                                        context="looking for the backfill just requested")
+    if "timezone" not in export:  # PostHog's newest exports have it, and no ``backfill`` action
+        try:
+            return client.post(base + "backfill/", body, context=context, recover=recover)
+        except PostHogError as exc:
+            if exc.status != 404:
+                raise
     try:
-        return client.post(base + "backfill/", body, context=context, recover=recover)
+        return client.post(base + "backfills/", body, context=context, recover=recover)
     except PostHogError as exc:
-        if exc.status != 404:
-            raise
-    return client.post(base + "backfills/", body, context=context, recover=recover)
+        if "date component" in (exc.detail or "") or "valid ISO formatted date" in (exc.detail or ""):
+            exc.append("PostHog backfills daily and weekly exports by whole days: give start_at and end_at as dates "
+                       "(2026-01-31).")
+        raise
 
 
 def read_batch_exports(task, params):
-    """batch_export_info: the organization's exports (or one by id or name), optionally by paused."""
-    exports = list_or_get(task, task.org_path("batch_exports"), params.get("id"), what="batch export",
-                          filters=dict(name=params.get("name")))
+    """batch_export_info: the organization's exports (or a project's, with project_id; or one by id
+    or name), optionally by paused, with their runs and backfills read from the project route."""
+    project_id = params.get("project_id")
+    problem = project_problem(project_id)
+    if problem:
+        raise Failure(problem)
+    path = "/api/projects/%s/batch_exports/" % project_id if project_id else task.org_path("batch_exports")
+    try:
+        exports = list_or_get(task, path, params.get("id"), what="batch export", filters=dict(name=params.get("name")))
+    except PostHogError as exc:
+        if is_route_gone(exc) and not project_id:
+            raise Failure.of(no_organization_route(exc))
+        raise
     if params.get("paused") is not None:
         exports = [e for e in exports if bool(e.get("paused")) == params["paused"]]
+    for export in exports:
+        if not (params.get("runs") or params.get("backfills")):
+            break
+        base = "/api/projects/%s/batch_exports/%s/" % (export.get("team_id") or project_id or "@current", export["id"])
+        for option in ("runs", "backfills"):
+            if params.get(option):
+                export[option] = first_page(task, base + option + "/", "the %s of batch export %r"
+                                            % (option, export.get("name")))
     return dict(batch_exports=exports)
+
+
+def first_page(task, path, what):
+    """The newest entries of a cursor-paginated list (runs: 100, backfills: 50), newest first."""
+    page = task.client.get(path, context="reading %s" % what)
+    if isinstance(page, dict):
+        page = page.get("results")
+    return [entry for entry in page or [] if isinstance(entry, dict)]

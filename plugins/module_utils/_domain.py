@@ -44,7 +44,15 @@ NEW_DOMAIN_DEFAULTS = dict(jit_provisioning_enabled=False, sso_enforcement="", s
                            saml_acs_url=None, saml_x509_cert=None)
 WEB_APP_PLACE = "Settings > Organization > Authentication domains"
 SAML_MOVED = ("newer PostHog keeps SAML in an identity provider configuration linked to the domain "
-              "(identity_provider_config), which is set up in the web app (%s)" % WEB_APP_PLACE)
+              "(identity_provider_config), managed with posthog.admin.identity_provider_config")
+
+
+def saml_way_forward(domain, desired):
+    """The identity_provider_config task that sets the SAML options a domain task gave."""
+    settings = "".join(", %s: %s" % (name, "..." if name == "saml_x509_cert" else desired[name])
+                       for name in SAML_SETTINGS if desired.get(name))
+    return ("For example: posthog.admin.identity_provider_config with name: <a name>, config_scope: saml, "
+            "domains: [%s]%s (it applies once the domain is verified)" % (domain or "<domain>", settings))
 
 
 def normalise_domain(value):
@@ -278,9 +286,10 @@ class Domain(Resource):
         if missing:
             extra = dict(domain=self.shape(current)) if current is not None else {}
             raise Failure("%s: this PostHog has no SAML settings on its domains (its domain API has no %s): %s. "
-                          "Remove %s from the task and configure SAML there; %s."
+                          "Remove %s from the task and configure SAML there; %s. %s."
                           % (self.identity(), ", ".join(missing), SAML_MOVED, ", ".join(missing),
-                             "the domain was left as it was" if current is not None else "it was not created"),
+                             "the domain was left as it was" if current is not None else "it was not created",
+                             saml_way_forward(self.params.get("domain"), self.desired())),
                           **extra)
 
     # --------------------------------------------------------------- writing
@@ -303,7 +312,8 @@ class Domain(Resource):
         if missing:
             raise Failure("Created %s, but without its SAML settings: this PostHog has no SAML settings on its "
                           "domains (its domain API has no %s): %s. Remove %s from the task and configure SAML "
-                          "there." % (self.identity(), ", ".join(missing), SAML_MOVED, ", ".join(missing)))
+                          "there. %s." % (self.identity(), ", ".join(missing), SAML_MOVED, ", ".join(missing),
+                                          saml_way_forward(self.params.get("domain"), payload)))
         return obj
 
     # ------------------------------------------------------------- verifying

@@ -109,6 +109,7 @@ class Task:
         self.check_mode = check_mode
         self.diff_mode = diff_mode
         self.warnings = []
+        self.deprecations = []
         self.cache = {}
         self._organization_id = None
         self.missing_parent = None  # check mode: what does not exist yet (an earlier task would create it)
@@ -123,6 +124,11 @@ class Task:
     def warn(self, message):
         if message not in self.warnings:
             self.warnings.append(message)
+
+    def deprecate(self, message, version):
+        """A deprecation Ansible shows (and returns under ``deprecations``), once per task."""
+        if (message, version) not in self.deprecations:
+            self.deprecations.append((message, version))
 
     @property
     def organization_id(self):
@@ -272,6 +278,8 @@ def _finish(module, task, result=None, failure=None):
         module.warn("Retried: %s" % line)
     for line in task.warnings:
         module.warn(line)
+    for message, version in task.deprecations:
+        module.deprecate(message, version=version, collection_name="posthog.admin")
     if failure is not None:
         module.fail_json(msg=failure.msg, **failure.extra)
     module.exit_json(**result)

@@ -11,7 +11,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._module import UUID_RE, list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Resource
 from ansible_collections.posthog.admin.plugins.module_utils._role import default_role_id
 
@@ -23,6 +23,8 @@ SETTINGS = (
     "allow_publicly_shared_resources",
     "is_ai_data_processing_approved",
     "default_experiment_stats_method",
+    "enforce_verified_domains",
+    "logo_media_id",
 )
 NAME_MAX_LENGTH = 64
 
@@ -38,6 +40,8 @@ ARGUMENT_SPEC = dict(
     is_ai_data_processing_approved=dict(type="bool"),
     default_experiment_stats_method=dict(type="str", choices=["bayesian", "frequentist"]),
     default_role=dict(type="str"),
+    enforce_verified_domains=dict(type="bool"),
+    logo_media_id=dict(type="str"),
 )
 
 INFO_ARGUMENT_SPEC = dict(id=dict(type="str"), name=dict(type="str"), slug=dict(type="str"))
@@ -56,10 +60,16 @@ class Organization(Resource):
         return "/api/organizations/"
 
     def validate(self):
+        problems = []
         name = self.params.get("name")
         if name is not None and not (0 < len(name.strip()) <= NAME_MAX_LENGTH):
-            return ["name must be 1 to %d characters, not blank; got %d characters" % (NAME_MAX_LENGTH, len(name))]
-        return []
+            problems.append("name must be 1 to %d characters, not blank; got %d characters"
+                            % (NAME_MAX_LENGTH, len(name)))
+        logo = self.params.get("logo_media_id")
+        if logo and not UUID_RE.match(logo.strip()):
+            problems.append("logo_media_id must be the id (a UUID) of media uploaded to PostHog, or an empty string "
+                            "for no logo; got %r" % logo)
+        return problems
 
     def desired(self):
         desired = super(Organization, self).desired()
@@ -67,12 +77,28 @@ class Organization(Resource):
             desired["name"] = self.params["name"]
         if getattr(self, "role_to_default", None) is not None:
             desired["default_role_id"] = self.role_to_default or None  # "" clears it
+        if "logo_media_id" in desired:
+            desired["logo_media_id"] = desired["logo_media_id"].strip() or None
         return desired
 
     def guard(self, current):
         """``default_role`` is a role name: resolve it to the id PostHog stores (one list of roles)."""
         if self.params.get("state") != "absent":
             self.role_to_default = default_role_id(self.task, current, self.params.get("default_role"))
+
+    def equal(self, field, wanted, current):
+        if field == "logo_media_id":
+            return str(wanted or "").lower() == str(current or "").lower()
+        return super(Organization, self).equal(field, wanted, current)
+
+    def explain(self, error):
+        if error.attr == "enforce_verified_domains":
+            return error.append("Verify the domain of the API key user's own e-mail address first (posthog.admin.domain "
+                                "with state=verified), so that the restriction does not lock that user out.")
+        if error.attr == "logo_media_id":
+            return error.append("logo_media_id must name media uploaded to PostHog (the organization settings page "
+                                "uploads the logo); give an empty string for none.")
+        return error
 
     def create_payload(self, desired):
         payload = dict(desired)

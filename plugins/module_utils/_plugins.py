@@ -5,7 +5,11 @@
 #
 # Private to the posthog.admin collection: not a public API, may change without notice.
 
-"""Pipeline plugins (destinations, frontend apps, import apps): families, lookups, source files.
+"""Pipeline plugins (destinations, frontend apps, import apps, transformations): families, lookups, source files.
+
+PostHog is removing its legacy plugin API (creating plugins was shut off on Cloud, destinations and
+site apps move to hog functions, and PostHog/posthog#97440 removes the plugin routes and the
+``plugin`` scope); every task says so with a deprecation (:data:`DEPRECATION`).
 
 PostHog serves one plugin record under three collections, each a view filtered by the plugin's
 ``capabilities``. The helpers here are pure (no requests), so the
@@ -29,11 +33,15 @@ FAMILIES = {
     "destination": "pipeline_destinations",
     "frontend_app": "pipeline_frontend_apps",
     "import_app": "pipeline_import_apps",
+    # products/cdp/backend/routes.py registers a fourth family: PipelineTransformationsViewSet, the
+    # plugins whose capabilities.methods contain processEvent.
+    "transformation": "pipeline_transformations",
 }
 FAMILY_KINDS = {
     "destination": "pipeline destination",
     "frontend_app": "pipeline frontend app",
     "import_app": "pipeline import app",
+    "transformation": "pipeline transformation",
 }
 # Actions the spec lists per family besides CRUD (4.6): import apps have only check_for_updates.
 FAMILY_ACTIONS = {
@@ -42,20 +50,44 @@ FAMILY_ACTIONS = {
     "frontend_app": frozenset(["check_for_updates", "source", "update_source", "upgrade", "activity",
                                "exports_unsubscribe_configs", "repository", "unused"]),
     "import_app": frozenset(["check_for_updates"]),
+    # Not in the spec; PostHog's viewset is a full PluginViewSet, like the destinations'.
+    "transformation": frozenset(["check_for_updates", "source", "update_source", "upgrade", "activity",
+                                 "exports_unsubscribe_configs", "repository", "unused"]),
 }
 # Capabilities given to a new source plugin when none are set, so that it lands in its family.
 DEFAULT_CAPABILITIES = {
     "destination": {"methods": ["onEvent"]},
     "frontend_app": {},
     "import_app": {"scheduled_tasks": ["runEveryMinute"]},
+    "transformation": {"methods": ["processEvent"]},
 }
 # Plugin types PostHog installs from a URL (and can upgrade); the others have no upstream.
 URL_TYPES = ("custom", "repository")
 # Files a purge never deletes.
 KEPT_FILES = ("plugin.json",)
 
+DEPRECATION = ("PostHog is removing its legacy plugin API (pipeline_* routes and the plugin scope, "
+               "PostHog/posthog#97440; plugins can no longer be created on PostHog Cloud): move destinations, "
+               "transformations and site apps to hog functions (/api/projects/<project_id>/hog_functions/, "
+               "PostHog's Data pipelines), and remove pipeline_plugin tasks once that is done")
+DEPRECATION_VERSION = "2.0.0"
+
 NO_PAK_HINT = ("PostHog does not allow personal API keys to call this plugin action (it has no "
                "scope mapping); it can only be done in the PostHog web app by a logged-in user")
+
+
+def families_of(capabilities):
+    """Every family PostHog lists a plugin with these ``capabilities`` under (a plugin with both
+    ``onEvent`` and ``processEvent`` is a destination and a transformation)."""
+    found = set()
+    first = family_of(capabilities)
+    if first:
+        found.add(first)
+    capabilities = capabilities if isinstance(capabilities, dict) else {}
+    methods = capabilities.get("methods") if isinstance(capabilities.get("methods"), list) else []
+    if "processEvent" in methods:
+        found.add("transformation")
+    return found
 
 
 def family_of(capabilities):
@@ -169,7 +201,7 @@ def upgrade_recover(client, detail_path, latest_tag, context=None):
 ITEM_OPTIONS = ("state", "id", "name", "url", "plugin_type", "description", "icon", "config_schema", "tag", "is_global",
                 "capabilities", "metrics", "public_jobs", "source_files", "purge_source_files")
 FIELDS = ("name", "description", "icon", "config_schema", "tag", "is_global", "capabilities", "metrics", "public_jobs")
-FAMILY_CHOICES = ["destination", "frontend_app", "import_app"]
+FAMILY_CHOICES = ["destination", "frontend_app", "import_app", "transformation"]
 
 ARGUMENT_SPEC = dict(
     family=dict(type="str", required=True, choices=FAMILY_CHOICES),
@@ -374,6 +406,7 @@ class PipelinePlugin(Resource):
     # --------------------------------------------------------------- checks
     def validate(self):
         params = self.params
+        self.task.deprecate(DEPRECATION, DEPRECATION_VERSION)
         problems = []
         family_actions = FAMILY_ACTIONS[self.family]
         if params.get("source_files") is not None and "source" not in family_actions:
@@ -386,11 +419,10 @@ class PipelinePlugin(Resource):
         if params.get("purge_source_files") and params.get("source_files") is None:
             problems.append("purge_source_files needs source_files (the files to keep)")
         if params.get("capabilities") is not None:
-            fits = family_of(params["capabilities"])
-            if fits != self.family:
+            fits = families_of(params["capabilities"])
+            if self.family not in fits:
                 problems.append("capabilities %s put the plugin in %s, not in family=%s; PostHog lists a plugin in the "
-                                "family its capabilities match" % (params["capabilities"],
-                                                                   "family=%s" % fits if fits else "no family",
+                                "family its capabilities match" % (params["capabilities"], describe_families(fits),
                                                                    self.family))
         explicit_type = params.get("plugin_type") or ("custom" if params.get("url") else None)
         if explicit_type and explicit_type != "source":
@@ -478,13 +510,17 @@ class PipelinePlugin(Resource):
         return obj
 
     def after_create(self, obj, payload):
-        fits = family_of(obj.get("capabilities"))
-        if fits != self.family:
+        fits = families_of(obj.get("capabilities"))
+        if self.family not in fits:
             raise Failure("%s was installed (id %s), but its capabilities %s put it in %s, not in family=%s; manage "
                           "it with that family (or remove it there with state=absent)"
-                          % (self.identity(), obj.get("id"), obj.get("capabilities"),
-                             "family=%s" % fits if fits else "no family", self.family))
+                          % (self.identity(), obj.get("id"), obj.get("capabilities"), describe_families(fits),
+                             self.family))
         return obj
+
+
+def describe_families(families):
+    return " and ".join("family=%s" % family for family in sorted(families)) or "no family"
 
 
 def read_plugins(task, params):
@@ -492,6 +528,7 @@ def read_plugins(task, params):
     unused ids, the repository catalogue and the recent activity when asked."""
     family = params["family"]
     kind = FAMILY_KINDS[family]
+    task.deprecate(DEPRECATION, DEPRECATION_VERSION)
     wanted = [flag for flag in ("unused", "repository", "activity") if params[flag]]
     missing = [flag for flag in wanted if flag not in FAMILY_ACTIONS[family]]
     if missing:

@@ -321,6 +321,11 @@ class Resource:
         :meth:`missing` can say why it cannot be created again yet."""
         return False
 
+    def listing_key(self):
+        """hook: which collection a list's items share a :class:`Listing` of (default: the
+        collection path, so items of different projects each read their own)."""
+        return self.collection_path()
+
     def missing(self):
         """hook: why a missing object cannot be created (a sentence), or None when it can."""
         option, dummy = self.lookup()
@@ -513,44 +518,57 @@ class Resource:
 
 
 class Listing:
-    """The objects of one collection, read once for the items of a list and kept in step with
-    what each item's :meth:`Resource.converge` returned. Only look-ups are served from it: a GET by
-    id, every write and every re-read while recovering a lost answer go to the server."""
+    """The objects of the collections the items of a list read, each read once and kept in step
+    with what each item's :meth:`Resource.converge` returned. Only look-ups are served from it: a
+    GET by id, every write and every re-read while recovering a lost answer go to the server.
 
-    def __init__(self, objects=None):
-        self._objects = copy.deepcopy(objects) if objects is not None else None  # known already: no read
+    Items may live in different collections (batch exports of several projects): each collection
+    is one entry, keyed by :meth:`Resource.listing_key`.
+    """
+
+    def __init__(self, objects=None, key=None):
+        self._collections = {}
+        if objects is not None:  # known already (an object the task has just converged): no read
+            self._collections[key] = copy.deepcopy(objects)
         self.reads = 0
 
     def objects(self, resource):
-        if getattr(resource.task, "missing_parent", None):
+        if getattr(getattr(resource, "task", None), "missing_parent", None):
             return []  # check mode: the parent would be created by an earlier task, so it holds nothing
-        if self._objects is None:
-            self._objects = [obj for obj in resource.candidates(None, None) if resource.manageable(obj)]
+        key = resource.listing_key()
+        if self._collections.get(key) is None:
+            self._collections[key] = [obj for obj in resource.candidates(None, None) if resource.manageable(obj)]
             self.reads += 1
-        return [copy.deepcopy(obj) for obj in self._objects]
+        return [copy.deepcopy(obj) for obj in self._collections[key]]
 
-    def _index(self, obj_id):
-        for index, obj in enumerate(self._objects or []):
+    def collection(self, key=None):
+        """The objects kept for ``key`` (None when not read, or dropped to be read again)."""
+        return self._collections.get(key)
+
+    @staticmethod
+    def _index(objects, obj_id):
+        for index, obj in enumerate(objects or []):
             if obj.get("id") is not None and str(obj.get("id")) == str(obj_id):
                 return index
         return None
 
-    def follow(self, before, result):
-        """Keep the listing true after an item: ``before`` is the object it found (or None)."""
-        if self._objects is None or not result.written:
+    def follow(self, before, result, key=None):
+        """Keep the listing of ``key`` true after an item: ``before`` is the object it found (or None)."""
+        objects = self._collections.get(key)
+        if objects is None or not result.written:
             return
         obj = result.obj
-        old = self._index(before.get("id")) if before else None
+        old = self._index(objects, before.get("id")) if before else None
         if "deleted" in result.actions:
             if old is not None:
-                del self._objects[old]
+                del objects[old]
         elif isinstance(obj, dict) and obj.get("id") is not None:
             if old is not None:
-                self._objects[old] = copy.deepcopy(obj)
+                objects[old] = copy.deepcopy(obj)
             else:
-                self._objects.append(copy.deepcopy(obj))
+                objects.append(copy.deepcopy(obj))
         else:
-            self._objects = None  # an answer it cannot follow: read again
+            self._collections[key] = None  # an answer it cannot follow: read again
 
 
 class Planner:
@@ -674,7 +692,7 @@ def converge_many(list_option, resources, labels):
                 extra["diff"] = diffs
             raise Failure("%s: %s%s" % (label, failure.msg or "failed", detail), **extra)
         if resource.listing is not None:
-            resource.listing.follow(resource.found, result)
+            resource.listing.follow(resource.found, result, resource.listing_key())
         combined.changed = combined.changed or result.changed
         objects.append(result.obj)
         if result.changed and (result.before or result.after):

@@ -259,7 +259,7 @@ class OrganizationState:
         if self.definition.get("default_role") is not None and org.get("id"):
             # An organization setting, set once the roles exist (a new organization in check mode: the
             # prediction of its creation stands for it).
-            known = Listing([org])  # the organization as just converged: no need to read it again
+            known = Listing([org], key="/api/organizations/")  # the organization as just converged: no new read
             self._converge(_organization.Organization(self.task, dict(
                 self.organization_params(settings=False), id=None, name=org.get("name"),
                 default_role=self.definition["default_role"]), known), "organization (default role)",
@@ -304,7 +304,7 @@ class OrganizationState:
             merged = dict(inner.params)
             merged.update(dict((k, v) for k, v in params.items() if v is not None or k not in inner.params))
             resource = section.resource(inner, merged)
-            path = resource.collection_path()
+            path = resource.listing_key()
             resource.listing = listings.setdefault(path, Listing())
             result = self._converge(resource, where, report, combined, skip_missing=section.skip_missing)
             if result is None:
@@ -313,7 +313,7 @@ class OrganizationState:
             for obj in (resource.found, result.obj):
                 if isinstance(obj, dict) and obj.get("id") is not None:
                     seen.add(str(obj["id"]))
-            resource.listing.follow(resource.found, result)
+            resource.listing.follow(resource.found, result, path)
         if self.prune and (section.prunable is True or (section.prunable and getattr(self, section.prunable))):
             self._prune(inner, section, listings, matched, report, combined)
         return listings
@@ -322,7 +322,7 @@ class OrganizationState:
         """Remove what the section does not list from each collection it covers."""
         for bare in bare_params(inner, section):
             probe = section.resource(inner, bare)
-            path = probe.collection_path()
+            path = probe.listing_key()
             for obj in listings.setdefault(path, Listing()).objects(probe):
                 if str(obj.get("id")) in matched.get(path, set()):
                     continue
@@ -497,9 +497,20 @@ def export_document(task, organization):
     if proxies is not None:
         document["proxy_records"] = [dict(domain=p.get("domain")) for p in proxies
                                      if isinstance(p, dict) and p.get("status") != "deleting"]
-    exports = listed("batch exports", "batch_exports") or []
-    document["batch_exports"] = [i for i in (export_batch_export(e, notes, comments["batch_exports"])
-                                             for e in exports) if i]
+    # Batch exports through each project's route (PostHog's newest API has no other); the items of
+    # the first project (where the document's exports go by default) carry no project_id.
+    project_ids = sorted(p.get("id") for p in org.get("projects") or org.get("teams") or []
+                         if isinstance(p, dict) and p.get("id") is not None)
+    document["batch_exports"] = []
+    for project_id in project_ids:
+        exports = _quietly(notes, "batch exports of project %s" % project_id, lambda pid=project_id: client.list_all(
+            "/api/projects/%s/batch_exports/" % pid, context="listing batch exports of project %s" % pid))
+        for obj in exports or []:
+            item = export_batch_export(obj, notes, comments["batch_exports"])
+            if item and project_id != project_ids[0]:
+                item["project_id"] = str(project_id)
+            if item:
+                document["batch_exports"].append(item)
     plugins = []
     for family in _plugins.FAMILY_CHOICES:
         found = listed("%ss" % _plugins.FAMILY_KINDS[family], _plugins.FAMILIES[family])

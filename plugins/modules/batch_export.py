@@ -53,13 +53,17 @@ options:
     description:
       - What is exported. PostHog's default on creation is V(events).
       - HTTP destinations take only V(events).
+      - V(hogql) (PostHog's newest API, behind its C(hogql-batch-exports) feature) exports the results
+        of O(hogql_query); PostHog refuses to switch an export to or from V(hogql); create a new one instead.
     type: str
-    choices: [events, persons, sessions]
+    choices: [events, persons, sessions, hogql]
   interval:
     description:
       - How often a batch is exported. Required to create an export.
       - V(every 5 minutes) and V(every 15 minutes) need PostHog's C(high-frequency-batch-exports)
-        feature for your team; without it PostHog answers 403.
+        feature for your team; without it PostHog answers 403 ("Higher frequency batch exports are not
+        enabled for this team."), and the task says so. V(every 15 minutes) exists in PostHog's newest
+        API only.
     type: str
     choices: [hour, day, week, every 5 minutes, every 15 minutes]
   destination:
@@ -74,9 +78,27 @@ options:
       type:
         description:
           - The destination type.
+          - PostHog's newest API refuses V(S3) (use V(AwsS3), or V(S3Compatible) for other S3 storage)
+            and keeps the credentials of V(AwsS3), V(S3Compatible), V(AzureBlob), V(Databricks), V(BigQuery)
+            and new V(Snowflake), V(Postgres) and V(Redshift) exports in an integration, see
+            O(destination.integration). It also refuses to change the type of an existing export;
+            delete it and create it again.
         type: str
         required: true
-        choices: [BigQuery, Databricks, HTTP, NoOp, Postgres, Redshift, S3, Snowflake]
+        choices: [AwsS3, AzureBlob, BigQuery, Databricks, HTTP, NoOp, Postgres, Redshift, S3, S3Compatible, Snowflake]
+      integration:
+        description:
+          - The integration that holds the destination's credentials (PostHog's newest API), by its
+            numeric id or by its name (the name given when it was created, or its display name), looked
+            up among the integrations of O(project_id) (V(@current) when not set).
+          - Required to create V(AwsS3) (integration kind C(aws-s3)), V(S3Compatible) (C(s3-compatible)),
+            V(AzureBlob) (C(azure-blob)) and V(Databricks) (C(databricks)) exports, and on PostHog's newest API
+            for V(Snowflake) (C(snowflake)), V(BigQuery) (C(google-cloud-service-account)), V(Postgres)
+            (C(postgresql)) and V(Redshift) (C(aws-redshift)); with it, those take only their non-secret
+            config keys.
+          - Create integrations in PostHog (Project settings > Integrations) or through its API; find
+            their ids with M(posthog.admin.integration_info).
+        type: str
       config:
         description:
           - The destination's settings. Only the keys of O(destination.type) are accepted (the task
@@ -125,6 +147,11 @@ options:
           compression:
             description:
               - V(gzip) or V(brotli) for JSONLines; V(zstd), V(lz4), V(snappy), V(gzip) or V(brotli) for Parquet.
+            type: str
+          container_name:
+            description:
+              - "AzureBlob: the container."
+              - Required to create a AzureBlob destination.
             type: str
           copy_inputs:
             description:
@@ -314,21 +341,54 @@ options:
     description:
       - A HogQL C(SELECT ... FROM events) that chooses the exported fields (no C(JOIN), C(UNION) or
         subquery). PostHog turns it into the export's C(schema).
+      - With O(model=hogql), the query whose results are exported (required then).
       - Compared with the query PostHog keeps in C(schema.hogql_query), ignoring whitespace.
         PostHog may reprint a query in its own style; write it the way PostHog prints it to stay idempotent.
     type: str
+  hogql_modifiers:
+    description:
+      - "HogQL modifiers for the query of a V(hogql) export (PostHog's newest API), for example
+        C({convertToProjectTimezone: true})."
+      - PostHog refuses them with any other O(model) and refuses
+        unknown modifier names. Compared key by key; PostHog replaces the whole set on update.
+    type: dict
+  filters:
+    description:
+      - "Property filters that narrow which events are exported, each a serialized HogQL property
+        filter with a C(type) of V(event), V(person) or V(hogql), for example
+        C({key: $browser, operator: exact, type: event, value: [Firefox]}). Not with O(model=hogql)."
+      - Compared as a whole list, in order.
+    type: list
+    elements: dict
+  timezone:
+    description:
+      - The IANA timezone (V(Europe/Berlin), V(UTC)) whose day and week boundaries daily and weekly
+        exports follow (PostHog's newest API; PostHog's default is V(UTC)).
+    type: str
+  offset_day:
+    description:
+      - Weekly exports (O(interval=week)) only; the day the week's run starts, V(0) (Sunday) to V(6)
+        (Saturday). PostHog's newest API.
+      - With O(offset_hour) the module also sends O(interval) (PostHog applies offsets only with it).
+    type: int
+  offset_hour:
+    description:
+      - Daily and weekly exports only; the hour (V(0) to V(23), in O(timezone)) the run starts.
+        PostHog's newest API.
+    type: int
   project_id:
     description:
-      - The numeric id of the project to create the export in (or V(@current), the key user's current
-        project), through C(/api/projects/<project_id>/batch_exports/), the route PostHog's own tests use.
+      - The numeric id of the project whose exports the task manages (or V(@current), the key user's
+        current project). The export is then looked up, created and changed through
+        C(/api/projects/<project_id>/batch_exports/), PostHog's canonical route and the only one its
+        newest API has, among that project's exports only.
       - Set once for every module in C(module_defaults) for C(group/posthog.admin.posthog), it applies
         here too.
-      - Without it the export is created through the organization's route (the spec's route). Real
-        PostHog probably cannot create there (its serializer needs the project from the URL), so
-        set O(project_id) against real PostHog. The emulator creates it in the organization's
-        first project.
-      - Only used to create; the export is always looked up in the whole organization, so the
-        project must belong to O(organization).
+      - Without it the task uses the organization's route (the spec's and older PostHog's), where the
+        export is looked up in the whole organization; the emulator creates there in the
+        organization's first project. Against PostHog's newest API, which has no organization route,
+        a task without O(project_id) fails saying to set it.
+      - O(destination.integration) given by name is looked up in this project.
     type: str
   batch_exports:
     description:
@@ -336,9 +396,9 @@ options:
         takes the value of the task's option of the same name (so O(state), O(update_secrets),
         O(interval) or O(project_id) set beside O(batch_exports) applies to every item that does not
         set its own). An item's C(destination) replaces the task's O(destination) as a whole.
-      - The items are converged in order, in one module run that lists the organization's exports once;
-        an item with C(id) costs one GET. An idempotent run of any number of exports named by C(name)
-        costs one request (one page of the organization's exports).
+      - The items are converged in order, in one module run that lists the organization's exports once
+        (and each O(project_id)'s once); an item with C(id) costs one GET. An idempotent run of any
+        number of exports named by C(name) costs one request per collection (one page of exports).
       - Every item is checked before any request (argument types, destination keys, timestamps); two
         items naming the same export (by C(name) or C(id)) fail the task before any change. When an item
         fails, the task fails naming it, and returns RV(batch_exports) for the items converged before it.
@@ -360,7 +420,7 @@ options:
       model:
         description: Like O(model).
         type: str
-        choices: [events, persons, sessions]
+        choices: [events, persons, sessions, hogql]
       interval:
         description: Like O(interval).
         type: str
@@ -373,7 +433,10 @@ options:
             description: Like O(destination.type).
             type: str
             required: true
-            choices: [BigQuery, Databricks, HTTP, NoOp, Postgres, Redshift, S3, Snowflake]
+            choices: [AwsS3, AzureBlob, BigQuery, Databricks, HTTP, NoOp, Postgres, Redshift, S3, S3Compatible, Snowflake]
+          integration:
+            description: Like O(destination.integration).
+            type: str
           config:
             description: Like O(destination.config); write-only keys are masked the same way.
             type: dict
@@ -404,6 +467,9 @@ options:
                 type: str
               compression:
                 description: Like O(destination.config.compression).
+                type: str
+              container_name:
+                description: Like O(destination.config.container_name).
                 type: str
               copy_inputs:
                 description: Like O(destination.config.copy_inputs).
@@ -528,12 +594,30 @@ options:
       hogql_query:
         description: Like O(hogql_query).
         type: str
+      hogql_modifiers:
+        description: Like O(hogql_modifiers).
+        type: dict
+      filters:
+        description: Like O(filters).
+        type: list
+        elements: dict
+      timezone:
+        description: Like O(timezone).
+        type: str
+      offset_day:
+        description: Like O(offset_day).
+        type: int
+      offset_hour:
+        description: Like O(offset_hour).
+        type: int
       project_id:
-        description: Like O(project_id); each item may create its export in its own project.
+        description: Like O(project_id); each item may manage an export of its own project (the exports
+          of each project are listed once).
         type: str
 notes:
   - Needs the scope C(batch_export:read), and C(batch_export:write) to change anything (the C(pause)
-    and C(unpause) actions need C(batch_export:write) too).
+    and C(unpause) actions need C(batch_export:write) too); C(integration:read) to find
+    O(destination.integration) by name (an id costs no request).
   - Write-only values. PostHog strips the destination's credentials (S3 C(aws_access_key_id) and
     C(aws_secret_access_key); Snowflake, Postgres and Redshift C(user) and C(password); Snowflake
     C(private_key) and C(private_key_passphrase); Redshift C(copy_inputs); BigQuery C(private_key),
@@ -546,12 +630,18 @@ notes:
   - Pausing and resuming use PostHog's C(pause) and C(unpause) actions, never a PATCH of C(paused).
     Real PostHog answers those actions with C(paused) only, so the module then reads the export
     once more to return it; the emulator's C(spec) profile answers with the export.
-  - An idempotent run costs one request (a GET by O(id), or one page of the organization's exports
-    by O(name), or with O(batch_exports) one list for all the items named by C(name) plus one GET
-    per item given by C(id)), plus one to look up O(organization) when it is given as a slug or name.
+  - An idempotent run costs one request (a GET by O(id), or one page of the organization's, or with
+    O(project_id) the project's, exports by O(name), or with O(batch_exports) one list per collection
+    for all the items named by C(name) plus one GET per item given by C(id)), plus one to look up
+    O(organization) when it is given as a slug or name, plus one list of the project's integrations
+    when O(destination.integration) is a name (an id costs none).
   - With O(batch_exports), an item that pauses or resumes an export against real PostHog (which
     answers those actions with C(paused) only) makes the next item read the organization's exports
     again.
+  - "PostHog's newest API (2026): exports live under projects only (set O(project_id)); S3 credentials,
+    and those of most other destinations, live in integrations (O(destination.integration)); inline
+    AWS keys are refused, and the task then says how to create the integration. Older PostHog and the
+    spec keep the organization route and inline credentials, which the module still supports."
 seealso:
   - module: posthog.admin.batch_export_info
   - module: posthog.admin.batch_export_backfill
@@ -598,6 +688,28 @@ EXAMPLES = r"""
       config:
         aws_access_key_id: "{{ vault_new_aws_access_key_id }}"
         aws_secret_access_key: "{{ vault_new_aws_secret_access_key }}"
+
+- name: Events to S3 on PostHog's newest API, credentials in an integration named "acme-aws"
+  posthog.admin.batch_export:
+    project_id: "12345"
+    name: Events to S3
+    interval: day
+    timezone: Europe/Berlin
+    offset_hour: 2
+    destination:
+      type: AwsS3
+      integration: acme-aws
+      config:
+        bucket_name: acme-posthog-exports
+        region: eu-west-1
+        prefix: events/
+        file_format: Parquet
+        compression: zstd
+    filters:
+      - key: $browser
+        type: event
+        operator: exact
+        value: [Firefox]
 
 - name: Persons to Postgres, created in a given project
   posthog.admin.batch_export:

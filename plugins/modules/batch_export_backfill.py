@@ -14,14 +14,13 @@ short_description: Trigger a backfill of a PostHog batch export
 version_added: 0.1.0
 description:
   - Asks PostHog to export the data of a past window again (or for the first time) through a batch
-    export, found by O(id) or O(name) in the organization.
+    export, found by O(id) or O(name) in the organization (or in the project O(project_id)).
   - This is an action, not a state. Every run requests a new backfill and reports changed; in check
     mode the export is looked up but no backfill is requested.
 author:
   - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
   - posthog.admin.posthog
-  - posthog.admin.posthog.project_unused
   - posthog.admin.posthog.organization
   - posthog.admin.posthog.attributes
 attributes:
@@ -42,20 +41,29 @@ options:
   start_at:
     description:
       - Start of the window, an ISO-8601 date-time with a timezone, for example V(2026-01-01T00:00:00Z).
+      - PostHog's newest API backfills daily and weekly exports by whole days and wants dates
+        (V(2026-01-01); for weekly exports on the export's week day), which the module accepts too.
     type: str
     required: true
   end_at:
     description:
       - End of the window, same format, after O(start_at). PostHog refuses an end more than one
-        interval of the export in the future.
+        interval of the export in the future (its newest API refuses any end in the future).
     type: str
     required: true
+  project_id:
+    description:
+      - The numeric id of the project of the export (or V(@current)). The export is then looked up
+        among that project's exports, through the project route, the only one PostHog's newest API
+        has. Without it, in the whole organization.
+    type: str
 notes:
   - Needs the scope C(batch_export:write) (and C(batch_export:read) to find the export).
   - The backfill is requested through the export's project, C(POST /api/projects/<team_id>/batch_exports/<id>/backfill/),
     because PostHog's backfill needs the project from the URL, which the organization's route does
     not give. Where that deprecated action is gone (newest PostHog answers 404), the module uses
-    C(POST .../backfills/) instead, which takes the same body.
+    C(POST .../backfills/) instead, which takes the same body; it goes there directly for an export
+    in the newest shape (with C(timezone)).
   - Real PostHog answers with the backfill's workflow id, returned as C(backfill.backfill_id); the
     emulator's C(spec) profile answers with the export record, and C(backfill_id) is then null.
   - PostHog refuses a backfill when the project has no data at all for the export's model

@@ -16,11 +16,13 @@ description:
   - Returns the batch exports of an organization (newest first), or the one with O(id) or O(name),
     each with its C(latest_runs) (at most 10, newest first).
   - Destination credentials never appear; PostHog strips them from every response.
+  - With O(project_id), the exports of that project, through PostHog's project route (the only one
+    its newest API has). With O(runs) and O(backfills), each export also carries its newest runs and
+    backfills, read from the project route.
 author:
   - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
   - posthog.admin.posthog
-  - posthog.admin.posthog.project_unused
   - posthog.admin.posthog.organization
   - posthog.admin.posthog.attributes_info
 options:
@@ -36,9 +38,30 @@ options:
     description:
       - Only paused (V(true)) or only running (V(false)) exports.
     type: bool
+  project_id:
+    description:
+      - The numeric id of the project whose exports to list (or V(@current)), through
+        C(/api/projects/<project_id>/batch_exports/). Without it, the organization's exports through
+        the organization's route, which PostHog's newest API no longer has (the task then fails
+        saying to set O(project_id)).
+    type: str
+  runs:
+    description:
+      - Add C(runs) to every export, its newest runs (up to 100, newest first), from
+        C(/api/projects/<team_id>/batch_exports/<id>/runs/). One more request per export.
+      - PostHog lists the runs of the last seven days by default.
+    type: bool
+    default: false
+  backfills:
+    description:
+      - Add C(backfills) to every export, its newest backfills (up to 50, newest first), from
+        C(.../backfills/). One more request per export.
+    type: bool
+    default: false
 notes:
   - Needs the scope C(batch_export:read).
-  - One request with O(id); otherwise one request per 500 exports.
+  - One request with O(id); otherwise one request per 500 exports; plus one per export for each of
+    O(runs) and O(backfills).
 seealso:
   - module: posthog.admin.batch_export
 """
@@ -67,6 +90,17 @@ EXAMPLES = r"""
     organization: Acme
     name: Events to S3
   register: one
+
+- name: The exports of a project with their runs and backfills (PostHog's newest API)
+  posthog.admin.batch_export_info:
+    project_id: "12345"
+    runs: true
+    backfills: true
+  register: history
+
+- name: Backfills still running
+  ansible.builtin.debug:
+    msg: "{{ history.batch_exports | map(attribute='backfills') | flatten | selectattr('status', 'in', ['Running', 'Starting']) }}"
 """
 
 RETURN = r"""
@@ -92,6 +126,15 @@ batch_exports:
         - status: Completed
           records_completed: 1200
           data_interval_end: "2026-01-31T10:00:00Z"
+      runs:
+        - id: 01900000-0000-7000-8000-0000000000aa
+          status: Completed
+          data_interval_end: "2026-01-31T10:00:00Z"
+      backfills:
+        - id: 01900000-0000-7000-8000-0000000000bb
+          status: Running
+          start_at: "2026-01-01T00:00:00Z"
+          end_at: "2026-01-02T00:00:00Z"
 """
 
 from ansible_collections.posthog.admin.plugins.module_utils._batch_export import INFO_ARGUMENT_SPEC, read_batch_exports

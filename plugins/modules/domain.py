@@ -83,9 +83,11 @@ options:
       - The entity id (issuer) of your SAML identity provider, at most 512 characters.
       - An empty string clears it. SAML login is offered once all three SAML options are set
         (C(has_saml) in RV(domain)); PostHog checks its C(saml) licence at login, not here.
-      - Newer PostHog versions keep SAML off the domain, in an identity provider configuration set up in
-        the web app, and ignore these fields. There a task that sets any SAML option fails, naming
-        them, before it changes the domain. See the notes.
+      - Newer PostHog versions keep SAML off the domain, in an identity provider configuration
+        (manage it with M(posthog.admin.identity_provider_config)), and ignore these fields. There a
+        task that sets any SAML option fails, naming them and showing the
+        M(posthog.admin.identity_provider_config) task that sets them, before it changes the domain.
+        See the notes.
     type: str
   saml_acs_url:
     description:
@@ -161,7 +163,7 @@ notes:
   - "PostHog's domain API exists in two shapes. The one this module was written against, and that
     self-hosted PostHog of 2024-25 serves, keeps the SAML settings on the domain. The newest moves them
     to an identity provider configuration linked to the domain (C(identity_provider_config) in
-    RV(domain), with C(has_id_jag)), configured in the web app, and has no C(saml_*) or C(scim_*) fields
+    RV(domain), with C(has_id_jag)), managed with M(posthog.admin.identity_provider_config), and has no C(saml_*) or C(scim_*) fields
     beyond C(has_saml), C(has_scim) and C(scim_base_url). The module tells them apart from the domains
     PostHog sends. There, everything but the SAML options works as described, and a task that sets
     O(saml_entity_id), O(saml_acs_url) or O(saml_x509_cert) fails before changing anything. Only when the
@@ -171,6 +173,7 @@ notes:
     organization's domains), with O(id) one GET, and with O(domains) one list for all the items.
 seealso:
   - module: posthog.admin.domain_info
+  - module: posthog.admin.identity_provider_config
 """
 
 EXAMPLES = r"""

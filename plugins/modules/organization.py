@@ -76,6 +76,19 @@ options:
         not exist yet is assumed to be created by an earlier task, with a warning.
       - PostHog stores the role's id, C(default_role_id) in RV(organization).
     type: str
+  enforce_verified_domains:
+    description:
+      - Whether logins, signups and invites are restricted to e-mail addresses on the organization's
+        verified domains (PostHog's newest API; a paid feature).
+      - PostHog turns it on only when a verified domain admits the API key user's own address (so
+        that the user is not locked out); verify that domain first with M(posthog.admin.domain).
+        While it is on, PostHog refuses to delete that domain.
+    type: bool
+  logo_media_id:
+    description:
+      - The id (a UUID) of uploaded media to show as the organization's logo; an empty string removes it.
+      - PostHog's organization settings page uploads the image; PostHog refuses an id that names no upload.
+    type: str
 notes:
   - Needs the scope C(organization:read), and C(organization:write) to change anything.
   - Updating needs the admin level in the organization; deleting needs the owner level.
@@ -103,6 +116,16 @@ EXAMPLES = r"""
   posthog.admin.organization:
     id: "{{ acme.organization.id }}"
     default_role: Viewers
+
+- name: Only people with an address on a verified domain (verify example.com first)
+  posthog.admin.organization:
+    name: Acme
+    members_can_invite: false
+    members_can_use_personal_api_keys: true
+    allow_publicly_shared_resources: false
+    is_ai_data_processing_approved: true
+    default_experiment_stats_method: frequentist
+    enforce_verified_domains: true
 
 - name: Delete an organization (owner only)
   posthog.admin.organization:

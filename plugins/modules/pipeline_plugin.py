@@ -13,7 +13,8 @@ module: pipeline_plugin
 short_description: Install, update, upgrade or remove a PostHog pipeline plugin
 version_added: 0.1.0
 description:
-  - Makes sure a plugin of one pipeline family (a destination, a frontend app or an import app)
+  - Makes sure a plugin of one pipeline family (a destination, a frontend app, an import app or a
+    transformation)
     is installed in a PostHog organization with the settings you give, is at its newest version,
     or is not installed.
   - Plugins come from a URL (a GitHub or GitLab repository or an npm package, O(plugin_type=custom)
@@ -24,6 +25,11 @@ description:
     organization can see in the family's collection. Settings you leave out are not managed.
   - O(plugins) manages many plugins of one family in one task, reading the family's collection once
     for all of them instead of once per loop item.
+  - B(PostHog is removing this API.) Creating plugins is shut off on PostHog Cloud, destinations,
+    transformations and site apps are moving to hog functions (C(/api/projects/<project_id>/hog_functions/),
+    PostHog's Data pipelines), and PostHog/posthog#97440 removes the C(pipeline_*) routes and the
+    C(plugin) scope. Every run says so with a deprecation warning. The module keeps working wherever
+    the API still answers (self-hosted PostHog, the spec); plan the move to hog functions.
 author:
   - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
@@ -35,12 +41,16 @@ options:
   family:
     description:
       - The pipeline family, that is the collection the plugin is managed in
-        (C(pipeline_destinations), C(pipeline_frontend_apps) or C(pipeline_import_apps)).
+        (C(pipeline_destinations), C(pipeline_frontend_apps), C(pipeline_import_apps) or
+        C(pipeline_transformations)).
+      - V(transformation) (plugins whose C(capabilities.methods) contain C(processEvent)) is the family
+        PostHog's C(products/cdp/backend/routes.py) registers beside the spec's three; it has the
+        destinations' actions.
       - PostHog files a plugin under a family by its O(capabilities), so a plugin is only found
         in the family its capabilities put it in.
     type: str
     required: true
-    choices: [destination, frontend_app, import_app]
+    choices: [destination, frontend_app, import_app, transformation]
   state:
     description:
       - V(present) installs the plugin or updates the settings you give, and keeps O(source_files)

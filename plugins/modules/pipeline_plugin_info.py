@@ -13,11 +13,16 @@ module: pipeline_plugin_info
 short_description: List the PostHog pipeline plugins of one family
 version_added: 0.1.0
 description:
-  - Lists the plugins of one pipeline family (destinations, frontend apps or import apps) that a
+  - Lists the plugins of one pipeline family (destinations, frontend apps, import apps or transformations) that a
     PostHog organization can see (its own, global ones, and those enabled in one of its projects),
     or the one you name.
   - Optionally also returns the ids of the family's plugins that no project has enabled, PostHog's
     plugin repository catalogue, and the recent plugin activity of your current project.
+  - B(PostHog is removing this API.) Creating plugins is shut off on PostHog Cloud, destinations,
+    transformations and site apps are moving to hog functions (C(/api/projects/<project_id>/hog_functions/),
+    PostHog's Data pipelines), and PostHog/posthog#97440 removes the C(pipeline_*) routes and the
+    C(plugin) scope. Every run says so with a deprecation warning. The module keeps working wherever
+    the API still answers (self-hosted PostHog, the spec); plan the move to hog functions.
 author:
   - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
@@ -27,10 +32,12 @@ extends_documentation_fragment:
   - posthog.admin.posthog.attributes_info
 options:
   family:
-    description: The pipeline family to list.
+    description:
+      - The pipeline family to list; V(transformation) lists C(pipeline_transformations), the family
+        PostHog registers beside the spec's three (plugins with C(processEvent)).
     type: str
     required: true
-    choices: [destination, frontend_app, import_app]
+    choices: [destination, frontend_app, import_app, transformation]
   id:
     description:
       - Only the plugin with this id. An id that is not a plugin of the family gives an empty list.

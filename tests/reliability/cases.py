@@ -1279,6 +1279,123 @@ EVENT_DEFINITIONS = ModuleCase(
 LIST_CASES = [BATCH_EXPORTS, PIPELINE_PLUGINS, EVENT_DEFINITIONS]
 
 
+# ------------------------------------------------------------------------ integration_info
+INTEGRATION_SECRET = "reliability-integration-secret-0004"
+
+
+def setup_integration_info(api):
+    api.call("POST", "/api/projects/%s/integrations/" % project_id(api), {
+        "kind": "aws-s3", "config": {"name": "reliability-aws", "aws_access_key_id": "AKIARELIABILITY0004",
+                                     "aws_secret_access_key": INTEGRATION_SECRET}})
+    api.call("POST", "/_emulator/projects/%s/integrations" % project_id(api),
+             {"kind": "slack", "integration_id": "T-RELIABILITY", "config": {"name": "Reliability Slack"}})
+
+
+def verify_integration_info(api, results):
+    listed = api.list_all("/api/projects/%s/integrations/" % project_id(api))
+    assert [i["id"] for i in results["r0"]["integrations"]] == [i["id"] for i in listed]
+    assert [i["name"] for i in results["r1"]["integrations"]] == ["reliability-aws"]
+    assert [i["kind"] for i in results["r2"]["integrations"]] == ["slack"]
+
+
+INTEGRATION_INFO = ModuleCase(
+    module="posthog.admin.integration_info",
+    setup=setup_integration_info,
+    converge=[{}, {"kind": "aws-s3", "name": "reliability-aws"}, {"name": "Reliability Slack", "project_id": "@current"}],
+    verify=verify_integration_info,
+    secrets=(INTEGRATION_SECRET,),
+    bad_input=[
+        BadInput({"project_id": "first"}, r"project_id must be a project's numeric id", "malformed project id"),
+        BadInput({"colour": "red"}, r"Unsupported parameters.*colour", "unknown option"),
+    ],
+)
+
+
+# ---------------------------------------------------------------- identity_provider_config
+IDP_DOMAIN = "idp.reliability.example"
+OIDC_SECRET = "reliability-oidc-client-secret-0005"
+
+
+def setup_identity_provider_config(api):
+    """PostHog's newest identity provider configurations, and a verified domain for them."""
+    api.call("PUT", "/_emulator/generations", {"identity_providers": "newest"})
+    made = api.call("POST", ORG + "/domains/", {"domain": IDP_DOMAIN})
+    api.call("POST", "/_emulator/dns", {"name": "_posthog-challenge." + IDP_DOMAIN,
+                                        "value": made["verification_challenge"]})
+    api.call("POST", ORG + "/domains/%s/verify/" % made["id"], {})
+
+
+def configs_by_name(api):
+    return by_key(api.list_all(ORG + "/identity_provider_configs/"), lambda c: c["name"])
+
+
+def verify_identity_provider_config(api, results):
+    configs = configs_by_name(api)
+    assert sorted(configs) == ["Reliability OIDC", "Reliability SAML"], sorted(configs)
+    assert_once(configs, configs, "identity provider configuration")
+    saml = configs["Reliability SAML"][0]
+    assert saml["id"] == results["r0"]["identity_provider_config"]["id"] == results["r1"]["identity_provider_config"]["id"]
+    assert saml["has_saml"] is True and len(saml["organization_domain_ids"]) == 1
+    oidc = configs["Reliability OIDC"][0]
+    assert oidc["has_oidc"] is True and oidc["domain_scope"] == "all"
+
+
+IDENTITY_PROVIDER_CONFIG = ModuleCase(
+    module="posthog.admin.identity_provider_config",
+    setup=setup_identity_provider_config,
+    converge=[
+        {"name": "Reliability SAML", "config_scope": "saml", "domains": [IDP_DOMAIN],
+         "saml_entity_id": "https://idp.reliability.example/entity", "saml_acs_url": "https://idp.reliability.example/sso"},
+        {"id": "{{ r0.identity_provider_config.id }}", "saml_x509_cert": SAML_CERT},
+        {"name": "Reliability OIDC", "config_scope": "oidc", "domain_scope": "all", "organization": "emulator-org",
+         "oidc_issuer_url": "https://login.reliability.example", "oidc_client_id": "posthog",
+         "oidc_client_secret": OIDC_SECRET},
+    ],
+    verify=verify_identity_provider_config,
+    create_path=r"/api/organizations/[^/]+/identity_provider_configs/?$",
+    secrets=(OIDC_SECRET,),
+    bad_input=[
+        BadInput({"name": "x", "config_scope": "ldap"}, r"config_scope must be one of: saml, oidc, scim, xaa",
+                 "unknown scope"),
+        BadInput({"name": "x", "config_scope": "saml", "oidc_client_id": "y"}, r"need config_scope: oidc",
+                 "OIDC on a SAML configuration"),
+        BadInput({"name": "x", "config_scope": "oidc", "oidc_issuer_url": "http://login.example"},
+                 r"oidc_issuer_url must be an HTTPS URL", "plain HTTP issuer"),
+        BadInput({"name": "x", "config_scope": "saml", "domains": ["nowhere.reliability.example"]},
+                 r"are not domains of the organization", "unknown domain"),
+        BadInput({"name": "Nothing"}, r"give config_scope", "create without a scope"),
+        BadInput({"name": "x", "domain_scope": "all", "domains": [IDP_DOMAIN]}, r"cannot be given with domain_scope: all",
+                 "all and a list"),
+        BadInput({"name": "x", "organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
+    ],
+)
+
+
+# ----------------------------------------------------------- identity_provider_config_info
+def setup_identity_provider_config_info(api):
+    api.call("PUT", "/_emulator/generations", {"identity_providers": "newest"})
+    for body in ({"name": "Info SAML", "config_scope": "saml"}, {"name": "Info SCIM", "config_scope": "scim"}):
+        api.call("POST", ORG + "/identity_provider_configs/", body)
+
+
+def verify_identity_provider_config_info(api, results):
+    everything = [c["name"] for c in api.list_all(ORG + "/identity_provider_configs/")]
+    assert [c["name"] for c in results["r0"]["identity_provider_configs"]] == everything
+    assert [c["name"] for c in results["r1"]["identity_provider_configs"]] == ["Info SCIM"]
+
+
+IDENTITY_PROVIDER_CONFIG_INFO = ModuleCase(
+    module="posthog.admin.identity_provider_config_info",
+    setup=setup_identity_provider_config_info,
+    converge=[{}, {"config_scope": "scim", "organization": "Emulator Org"}],
+    verify=verify_identity_provider_config_info,
+    bad_input=[
+        BadInput({"config_scope": "ldap"}, r"config_scope must be one of", "unknown scope"),
+        BadInput({"organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
+    ],
+)
+
+
 # The TLS test runs every first task in this order on one server. The roster purges everyone
 # unlisted: it comes after the other people modules (roles included: they need their members).
 # Creating a project makes it the key's current project, and creating an organization its current
@@ -1286,7 +1403,8 @@ LIST_CASES = [BATCH_EXPORTS, PIPELINE_PLUGINS, EVENT_DEFINITIONS]
 # organization last, after every module that uses @current.
 MODULES = [DOMAIN, DOMAINS, DOMAIN_INFO, INVITE, INVITE_INFO, MEMBER, MEMBER_INFO, ROLE, ROLE_INFO, ROSTER, ROSTER_ROLES,
            BATCH_EXPORT, BATCH_EXPORT_INFO, BATCH_EXPORT_BACKFILL, PIPELINE_PLUGIN, PIPELINE_PLUGIN_INFO,
-           EVENT_DEFINITION, EVENT_DEFINITION_INFO, ORGANIZATION_STATE_INFO, PROJECT_INFO, PROJECT, PROXY_RECORD,
+           EVENT_DEFINITION, EVENT_DEFINITION_INFO, INTEGRATION_INFO, IDENTITY_PROVIDER_CONFIG,
+           IDENTITY_PROVIDER_CONFIG_INFO, ORGANIZATION_STATE_INFO, PROJECT_INFO, PROJECT, PROXY_RECORD,
            PROXY_RECORD_INFO, ORGANIZATION_INFO, ORGANIZATION, ORGANIZATION_STATE]
 
 

@@ -2,13 +2,15 @@
 # Copyright (c) 2026, posthog.admin contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """`make demo`: start the emulator, converge demo/site.yml, converge it again expecting changed=0,
-show the inventory, stop the emulator. Exits non-zero if any step misbehaves."""
+switch the emulator to PostHog's newest API (its posthog profile) and do the same with
+demo/newest.yml, show the inventory, stop the emulator. Exits non-zero if any step misbehaves."""
 import json
 import os
 import re
 import subprocess
 import sys
 import time
+import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.join(ROOT, ".venv", "bin")
@@ -49,10 +51,10 @@ def run(cmd, env):
     return proc.stdout
 
 
-def converge(env, label):
+def converge(env, label, playbook="site.yml"):
     banner(label)
     started = time.time()
-    out = run([os.path.join(BIN, "ansible-playbook"), "site.yml"], env)
+    out = run([os.path.join(BIN, "ansible-playbook"), playbook], env)
     recap = RECAP.findall(out)
     if not recap:
         sys.exit("demo: no PLAY RECAP in the output")
@@ -60,6 +62,14 @@ def converge(env, label):
     failed = sum(int(r[3]) + int(r[2]) for r in recap)
     print("-> changed=%d failed=%d in %.1f s" % (changed, failed, time.time() - started))
     return changed, failed
+
+
+def control(url, method, path, body):
+    """A call to the emulator's control API (no key)."""
+    request = urllib.request.Request(url + path, data=json.dumps(body).encode(), method=method,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:  # nosec: loopback emulator
+        return json.load(answer)
 
 
 def main():
@@ -81,13 +91,23 @@ def main():
         changed, failed = converge(env, "Second run: nothing to change")
         if failed or changed:
             sys.exit("demo: the second run changed %d things; it should change none" % changed)
+        # PostHog's newest API: the emulator answers as PostHog's newest code (its posthog profile).
+        control(info["url"], "PUT", "/_emulator/profile", {"profile": "posthog"})
+        changed, failed = converge(env, "PostHog's newest API: an export on an integration, SSO on the domain",
+                                   "newest.yml")
+        if failed or not changed:
+            sys.exit("demo: the first run of newest.yml should change things and fail nothing")
+        changed, failed = converge(env, "PostHog's newest API again: nothing to change", "newest.yml")
+        if failed or changed:
+            sys.exit("demo: the second run of newest.yml changed %d things; it should change none" % changed)
         banner("ansible-inventory --graph (posthog.admin.organizations)")
         run([os.path.join(BIN, "ansible-inventory"), "--graph"], env)
         banner("ansible-inventory --host acme-analytics")
         run([os.path.join(BIN, "ansible-inventory"), "--host", "acme-analytics"], env)
     finally:
         subprocess.call(ctl + ["stop", "--state", STATE])
-    banner("Demo done in %.0f s: converged, re-converged with changed=0, inventory shown" % (time.time() - started))
+    banner("Demo done in %.0f s: converged, re-converged with changed=0 (the spec's API and PostHog's newest), "
+           "inventory shown" % (time.time() - started))
 
 
 if __name__ == "__main__":

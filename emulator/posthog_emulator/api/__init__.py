@@ -24,6 +24,8 @@ RESOURCE_MODULES = [
     "event_definitions",
     "roles",
     "proxy_records",
+    "integrations",
+    "identity_provider_configs",
 ]
 
 

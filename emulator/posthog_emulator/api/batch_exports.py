@@ -40,7 +40,8 @@ The serializers are in :mod:`posthog_emulator.api.batch_export_serializers`, the
 
 from __future__ import annotations
 
-from uuid import UUID
+import zoneinfo
+from uuid import UUID, uuid4
 
 from django.db import transaction
 from django.shortcuts import get_object_or_404
@@ -51,24 +52,37 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
-from posthog_emulator import profiles
+from posthog_emulator import generations, profiles
 from posthog_emulator.api.batch_export_serializers import (
     BatchExportBackfillSerializer,
     BatchExportRunSerializer,
     BatchExportSerializer,
+    NewestBatchExportSerializer,
+    PostHogBatchExportBackfillSerializer,
 )
-from posthog_emulator.api.shared import rule_errors
+from posthog_emulator.api.shared import GenerationGateMixin, rule_errors
 from posthog_emulator.models import BatchExport, BatchExportBackfill, BatchExportRun
 from posthog_emulator.routing import OrganizationNestedMixin, ProjectNestedMixin, organization_prefix, project_prefix
-from posthog_emulator.rules.batch_exports import check_backfill_range, parse_backfill_input, workflow_id
+from posthog_emulator.rules.batch_exports import (
+    check_backfill_range,
+    check_newest_backfill_range,
+    parse_backfill_input,
+    parse_newest_backfill_input,
+    workflow_id,
+)
 
 # --------------------------------------------------------------------------------------------
 # Backfills
 # --------------------------------------------------------------------------------------------
 
 
-def record_backfill(batch_export: BatchExport, start_at, end_at) -> BatchExportBackfill:
+def newest() -> bool:
+    return generations.of("batch_exports") == generations.NEWEST
+
+
+def record_backfill(batch_export: BatchExport, start_at, end_at, **fields) -> BatchExportBackfill:
     return BatchExportBackfill.objects.create(
+        **fields,
         team=batch_export.team,
         batch_export=batch_export,
         start_at=start_at,
@@ -90,6 +104,21 @@ def request_backfill(batch_export: BatchExport, data) -> BatchExportBackfill:
     return record_backfill(batch_export, start_at, end_at)
 
 
+def request_newest_backfill(batch_export: BatchExport, data) -> BatchExportBackfill:
+    """The newest ``create_backfill``: dates for daily and weekly exports, no future end; the
+    backfill's id is the ``backfill_id`` answered."""
+    data = data if hasattr(data, "get") else {}
+    tz = zoneinfo.ZoneInfo(batch_export.timezone or "UTC")
+    with rule_errors():
+        start_at, end_at = (
+            parse_newest_backfill_input(data.get(key), batch_export.interval, batch_export.offset_day,
+                                        batch_export.offset_hour, tz)
+            for key in ("start_at", "end_at")
+        )
+        check_newest_backfill_range(start_at, end_at, timezone.now())
+    return record_backfill(batch_export, start_at, end_at, id=uuid4())
+
+
 # --------------------------------------------------------------------------------------------
 # Viewsets
 # --------------------------------------------------------------------------------------------
@@ -102,11 +131,24 @@ def _uuid_or_404(value: str) -> UUID:
         raise NotFound()
 
 
-class BatchExportViewSetMixin:
+class BatchExportViewSetMixin(GenerationGateMixin):
     scope_object = "batch_export"
     serializer_class = BatchExportSerializer
     queryset = BatchExport.objects.filter(deleted=False).select_related("destination", "team").order_by("-created_at")
     lookup_value_regex = r"[^/]+"
+
+    def get_serializer_class(self):
+        return NewestBatchExportSerializer if newest() else BatchExportSerializer
+
+    def route_absent(self) -> bool:
+        # The newest viewset has no ``backfill`` action (``…/backfills`` replaced it).
+        return newest() and self.action == "backfill"
+
+    @action(methods=["GET"], detail=True, required_scopes=["batch_export:read"])
+    def logs(self, request, *args, **kwargs):
+        """The export's log entries (``LogEntryMixin``); the emulator runs nothing, so there are none."""
+        self.get_object()
+        return Response({"results": []})
 
     def get_object(self):
         _uuid_or_404(self.kwargs[self.lookup_field])
@@ -124,8 +166,9 @@ class BatchExportViewSetMixin:
         return Response(self.get_serializer(batch_export).data)
 
     def _paused_answer(self, batch_export: BatchExport) -> Response:
-        """``pause`` / ``unpause``: ``{"paused": bool}`` (profile ``posthog``) or the record."""
-        if profiles.is_posthog():
+        """``pause`` / ``unpause``: ``{"paused": bool}`` (profile ``posthog`` or the newest
+        generation) or the record (the spec)."""
+        if profiles.is_posthog() or newest():
             return Response({"paused": batch_export.paused})
         return self._record(batch_export)
 
@@ -160,9 +203,13 @@ class BatchExportViewSetMixin:
 
 
 class OrganizationBatchExportViewSet(BatchExportViewSetMixin, OrganizationNestedMixin, viewsets.ModelViewSet):
-    """``/api/organizations/<organization_id>/batch_exports``: the project viewset filtered by organization."""
+    """``/api/organizations/<organization_id>/batch_exports``: the project viewset filtered by
+    organization. The newest ``routes.py`` no longer registers it: 404 "Endpoint not found."."""
 
     organization_lookup = "team__organization"
+
+    def route_absent(self) -> bool:
+        return newest()
 
     def get_serializer_context(self):
         # Creation here lands in the organization's first project (see the module docstring).
@@ -209,12 +256,35 @@ class _ProjectBatchExportChild(ProjectNestedMixin):
 
 
 class BatchExportRunViewSet(_ProjectBatchExportChild, viewsets.ReadOnlyModelViewSet):
-    """Runs of an export, newest first, cursor-paginated (100 a page, no ``count``; facts 0.3)."""
+    """Runs of an export, newest first, cursor-paginated (100 a page, no ``count``; facts 0.3),
+    with PostHog's ``cancel``, ``retry`` and ``logs`` actions."""
 
     queryset = BatchExportRun.objects.all()
     serializer_class = BatchExportRunSerializer
     pagination_class = CreatedAtCursorPagination
     team_lookup = "batch_export__team"
+
+    @action(methods=["POST"], detail=True, required_scopes=["batch_export:write"])
+    def cancel(self, request, *args, **kwargs):
+        """A running or starting run becomes ``Cancelled``; any other is 400."""
+        run = self.get_object()
+        if run.status not in ("Running", "Starting"):
+            raise ValidationError(f"Cannot cancel a run that is in '{run.status}' status")
+        run.status, run.finished_at = "Cancelled", timezone.now()
+        run.save(update_fields=["status", "finished_at", "last_updated_at"])
+        return Response({"cancelled": True})
+
+    @action(methods=["POST"], detail=True, required_scopes=["batch_export:write"])
+    def retry(self, request, *args, **kwargs):
+        """Retrying a run is backfilling its interval: 201 ``{"backfill_id": ...}``."""
+        run = self.get_object()
+        backfill = record_backfill(run.batch_export, run.data_interval_start, run.data_interval_end, id=uuid4())
+        return Response({"backfill_id": str(backfill.id)}, status=201)
+
+    @action(methods=["GET"], detail=True, required_scopes=["batch_export:read"])
+    def logs(self, request, *args, **kwargs):
+        self.get_object()
+        return Response({"results": []})
 
 
 class BatchExportBackfillViewSet(
@@ -222,15 +292,32 @@ class BatchExportBackfillViewSet(
     viewsets.GenericViewSet,
 ):  # fmt: skip
     """Backfills of an export (50 a page). ``POST`` takes ``start_at``/``end_at`` like the
-    ``backfill`` action and answers 200 ``{"backfill_id": ...}`` (facts 5)."""
+    ``backfill`` action and answers 200 ``{"backfill_id": <workflow id>}`` (facts 5); the newest
+    generation answers 201 ``{"backfill_id": <the backfill's id>}`` and validates as the newest
+    ``create_backfill``. ``POST …/<id>/cancel`` cancels a running or starting backfill."""
 
     queryset = BatchExportBackfill.objects.all()
     serializer_class = BatchExportBackfillSerializer
     pagination_class = BackfillsCursorPagination
 
+    def get_serializer_class(self):
+        return PostHogBatchExportBackfillSerializer if profiles.is_posthog() or newest() else BatchExportBackfillSerializer
+
     def create(self, request, *args, **kwargs):
+        if newest():
+            backfill = request_newest_backfill(self.parent_batch_export(), request.data)
+            return Response({"backfill_id": str(backfill.id)}, status=201)
         backfill = request_backfill(self.parent_batch_export(), request.data)
         return Response({"backfill_id": backfill.workflow_id})
+
+    @action(methods=["POST"], detail=True, required_scopes=["batch_export:write"])
+    def cancel(self, request, *args, **kwargs):
+        backfill = self.get_object()
+        if backfill.status not in ("Running", "Starting"):
+            raise ValidationError(f"Cannot cancel a backfill that is in '{backfill.status}' status")
+        backfill.status, backfill.finished_at = "Cancelled", timezone.now()
+        backfill.save(update_fields=["status", "finished_at", "last_updated_at"])
+        return Response({"cancelled": True})
 
 
 def register(router) -> None:

@@ -33,15 +33,28 @@ domain; facts 2 "Fields"), as self-hosted PostHog with every paid feature availa
   Either way 200 with the domain.
 * **Delete**: 204.
 
-**Newest generation** (``PUT /_emulator/generations {"domains": "newest"}``; facts 2, "Newest
-generation"): the serializer of today's ``posthog/api/organization_domain.py``. The SAML columns
-and ``scim_enabled`` leave the domain for a linked ``identity_provider_config`` (always null here:
-the emulator has no IdP configurations, so any other value answers 400 ``does_not_exist``
-'Invalid pk "<value>" - object does not exist.'); ``has_id_jag`` (false) is added. SAML and SCIM
-keys in a body are unknown fields, silently ignored, as DRF ignores them in PostHog.
+**Newest generation** (``PUT /_emulator/generations {"domains": "newest"}``, the ``posthog``
+profile's default; facts 2, "Newest generation"): the serializer of ``posthog/api/organization_domain.py``
+with ``identity_provider_config``. The SAML columns and ``scim_enabled`` leave the domain for
+identity provider configurations (``api/identity_provider_configs.py``): ``identity_provider_config``
+is the id of the configuration the domain is linked to (the oldest, when several are), null when
+none; writing it links the domain to that configuration of the same organization only (400
+``does_not_exist`` 'Invalid pk "<value>" - object does not exist.' otherwise), null unlinks it.
+``has_saml``, ``has_scim`` and ``has_id_jag`` come from the linked configurations (SAML stored on
+the domain earlier still counts), ``scim_base_url`` from its SCIM configuration. SAML and SCIM keys
+in a body are unknown fields, silently ignored, as DRF ignores them in PostHog. (PostHog's very
+newest serializer drops ``has_*`` and ``identity_provider_config`` too and links domains only from
+the configuration's ``organization_domain_ids``; both ways work here.)
+
+* With the organization's ``enforce_verified_domains`` on, deleting the verified domain that admits
+  the acting user's own e-mail address is refused: 400 ``would_block_self`` "You can't delete this
+  domain while membership is restricted to verified email domains, because your own email address
+  would no longer be allowed. Turn off that setting first." (both generations).
 
 The TXT records are published, listed and withdrawn through ``/_emulator/dns``.
 """
+
+import uuid
 
 from django.utils import timezone
 from rest_framework import serializers, viewsets
@@ -50,7 +63,7 @@ from rest_framework.response import Response
 
 from posthog_emulator import generations
 from posthog_emulator.api.shared import ModelSerializer, rule_errors
-from posthog_emulator.models import DNSRecord, OrganizationDomain
+from posthog_emulator.models import DNSRecord, IdentityProviderConfig, OrganizationDomain
 from posthog_emulator.permissions import OrganizationAdminWritePermissions
 from posthog_emulator.routing import OrganizationNestedMixin, organization_prefix
 from posthog_emulator.rules.domains import (
@@ -58,7 +71,7 @@ from posthog_emulator.rules.domains import (
     MOVED_TO_IDENTITY_PROVIDER_CONFIG,
     challenge_published,
     check_domain,
-    check_identity_provider_config,
+    check_delete_keeps_requester,
     check_not_verified,
     check_update,
     new_scim_token,
@@ -103,27 +116,60 @@ class OrganizationDomainSerializer(ModelSerializer):
         if generations.of("domains") == generations.NEWEST:
             for name in MOVED_TO_IDENTITY_PROVIDER_CONFIG:
                 del fields[name]
+            fields["has_saml"] = serializers.SerializerMethodField()
+            fields["has_scim"] = serializers.SerializerMethodField()
             fields["has_id_jag"] = serializers.SerializerMethodField()
-            fields["identity_provider_config"] = serializers.SerializerMethodField()
+            fields["identity_provider_config"] = serializers.CharField(required=False, allow_null=True,
+                                                                       write_only=True)
         return fields
 
-    def get_has_id_jag(self, domain: OrganizationDomain) -> bool:
-        return False
+    @staticmethod
+    def linked_configs(domain: OrganizationDomain) -> list:
+        return list(domain.identity_provider_configs.all().order_by("created_at", "id"))
 
-    def get_identity_provider_config(self, domain: OrganizationDomain):
-        return None
+    def get_has_saml(self, domain: OrganizationDomain) -> bool:
+        return domain.has_saml or any(config.has_saml for config in self.linked_configs(domain))
+
+    def get_has_id_jag(self, domain: OrganizationDomain) -> bool:
+        return any(config.has_id_jag for config in self.linked_configs(domain))
+
+    def to_representation(self, domain):
+        data = super().to_representation(domain)
+        if generations.of("domains") == generations.NEWEST:
+            linked = self.linked_configs(domain)
+            data["identity_provider_config"] = str(linked[0].id) if linked else None
+        return data
 
     def validate_domain(self, domain: str) -> str:
         with rule_errors():
             return check_domain(domain)
 
+    def validate_identity_provider_config(self, value):
+        if value is None:
+            return None
+        try:
+            config_id = uuid.UUID(str(value))
+        except ValueError:
+            config_id = None
+        organization = self.context["get_organization"]()
+        config = IdentityProviderConfig.objects.filter(id=config_id, organization=organization).first()
+        if config is None:
+            raise serializers.ValidationError(f'Invalid pk "{value}" - object does not exist.', code="does_not_exist")
+        return config
+
     def validate(self, attrs):
         with rule_errors():
-            if generations.of("domains") == generations.NEWEST and isinstance(self.initial_data, dict):
-                check_identity_provider_config(self.initial_data.get("identity_provider_config"))
             if self.instance is not None:
                 check_update(self.instance.is_verified, attrs)
         return attrs
+
+    def save(self, **kwargs):
+        linking = "identity_provider_config" in self.validated_data
+        config = self.validated_data.pop("identity_provider_config", None)
+        domain = super().save(**kwargs)
+        if linking:
+            domain.identity_provider_configs.set([config] if config is not None else [])
+        return domain
 
     def create(self, validated_data):
         for field in IGNORED_ON_CREATE:
@@ -142,9 +188,16 @@ class OrganizationDomainSerializer(ModelSerializer):
         return super().update(instance, validated_data)
 
     def get_has_scim(self, domain: OrganizationDomain) -> bool:
+        if generations.of("domains") == generations.NEWEST:
+            return any(config.has_scim for config in self.linked_configs(domain))
         return bool(domain.scim_enabled and domain.scim_bearer_token)
 
     def get_scim_base_url(self, domain: OrganizationDomain):
+        if generations.of("domains") == generations.NEWEST:
+            scim = [config for config in self.linked_configs(domain) if config.has_scim]
+            if len(scim) != 1:
+                return None
+            return self.context["request"].build_absolute_uri(f"/scim/v2/{scim[0].scim_slug or scim[0].id}")
         if not domain.scim_enabled:
             return None
         return self.context["request"].build_absolute_uri(f"/scim/v2/{domain.id}")
@@ -163,6 +216,14 @@ class OrganizationDomainViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
 
     def safely_get_queryset(self, queryset):
         return queryset.order_by("domain")
+
+    def perform_destroy(self, domain: OrganizationDomain) -> None:
+        organization = self.organization
+        if domain.is_verified and organization.enforce_verified_domains:
+            others = organization.domains.filter(verified_at__isnull=False).exclude(pk=domain.pk)
+            with rule_errors():
+                check_delete_keeps_requester(self.request.user.email, [d.domain for d in others])
+        domain.delete()
 
     @action(methods=["POST"], detail=True)
     def verify(self, request, *args, **kwargs):

@@ -17,6 +17,13 @@ Mirrors ``posthog/api/organization.py`` as PostHog Cloud runs it:
 * **Delete**: level 15 (owner), same 403 otherwise; 204. Memberships and projects go with it; users
   whose current organization it was move to another membership (or none).
 
+* ``enforce_verified_domains`` (logins, signups and invites only for addresses on the verified
+  domains; PostHog #73492): turning it on needs a verified domain, and one that admits the
+  requester's own address, else 400 on ``enforce_verified_domains`` (the messages of PostHog's
+  settings page, "Verify at least one domain to enable this setting" / "Verify the domain of your
+  own email address first, otherwise this would lock you out"). ``logo_media_id`` names uploaded
+  media (``POST /_emulator/organizations/<org>/media``), else 400 ``does_not_exist``.
+
 Scope object ``organization``.
 """
 
@@ -33,9 +40,17 @@ from rest_framework.permissions import IsAuthenticated
 from posthog_emulator import cache
 from posthog_emulator.api.shared import ModelSerializer, ProjectBasicSerializer, TeamBasicSerializer, rule_errors
 from posthog_emulator.auth import personal_api_key_of
-from posthog_emulator.models import INTERNAL_BOT_EMAIL_SUFFIX, Organization, OrganizationMembership, Team, User
+from posthog_emulator.models import (
+    INTERNAL_BOT_EMAIL_SUFFIX,
+    Organization,
+    OrganizationMembership,
+    Team,
+    UploadedMedia,
+    User,
+)
 from posthog_emulator.permissions import APIScopePermission, OrganizationAdminWritePermissions
 from posthog_emulator.routing import EmulatorViewSetMixin
+from posthog_emulator.rules.domains import check_enforce_verified_domains
 from posthog_emulator.rules.roles import check_default_role
 
 INSTANCE_TAG = "none"  # PostHog's settings.INSTANCE_TAG default
@@ -104,6 +119,7 @@ class OrganizationSerializer(ModelSerializer):
             "is_ai_data_processing_approved",
             "default_experiment_stats_method",
             "default_role_id",
+            "enforce_verified_domains",
         ]
         read_only_fields = [
             "id",
@@ -121,10 +137,20 @@ class OrganizationSerializer(ModelSerializer):
         ]
 
     def validate_logo_media_id(self, value):
-        # PostHog validates this against uploaded media; the emulator stores no uploads, so any
-        # non-null ID is unknown, with PrimaryKeyRelatedField's message and code.
-        if value is not None:
+        # PostHog validates this against uploaded media (``POST /_emulator/organizations/<org>/media``
+        # records one here), with PrimaryKeyRelatedField's message and code.
+        if value is not None and not UploadedMedia.objects.filter(id=value).exists():
             raise serializers.ValidationError(f'Invalid pk "{value}" - object does not exist.', code="does_not_exist")
+        return value
+
+    def validate_enforce_verified_domains(self, value):
+        """Turning the restriction on needs a verified domain that admits the requester's own address."""
+        organization = self.instance
+        if value and not (organization is not None and organization.enforce_verified_domains):
+            verified = list(organization.domains.filter(verified_at__isnull=False).values_list("domain", flat=True)) \
+                if organization is not None else []
+            with rule_errors():
+                check_enforce_verified_domains(self.context["request"].user.email, verified)
         return value
 
     def create(self, validated_data):

@@ -1,7 +1,8 @@
-"""Pipeline plugins in three families (spec 2.8 / 4.6, facts 6).
+"""Pipeline plugins in four families (spec 2.8 / 4.6, facts 6 and 10).
 
-``/api/organizations/<organization_id>/pipeline_destinations``, ``pipeline_frontend_apps`` and
-``pipeline_import_apps``: one record shape, integer IDs, scope object ``plugin``. Mirrors
+``/api/organizations/<organization_id>/pipeline_destinations``, ``pipeline_frontend_apps``,
+``pipeline_import_apps`` (the spec's) and ``pipeline_transformations`` (``processEvent`` plugins,
+registered by PostHog's ``products/cdp/backend/routes.py``, not in the spec): one record shape, integer IDs, scope object ``plugin``. Mirrors
 ``products/cdp/backend/api/plugin.py`` (``PluginViewSet`` and its ``Pipeline*ViewSet`` subclasses):
 
 * **Families** are views on the same plugins, filtered by ``capabilities`` (facts 6):
@@ -93,11 +94,12 @@ from posthog_emulator.rules.plugins import (
     DESTINATION,
     FRONTEND_APP,
     IMPORT_APP,
+    TRANSFORMATION,
     MESSAGE_DELETE_GLOBAL,
     MESSAGE_OTHER_ORGANIZATION,
     archive_capabilities,
     check_source_changes,
-    family_of,
+    in_family,
     fields_from_archive,
     is_site_app,
     is_transformation_or_site_app,
@@ -107,6 +109,7 @@ COLLECTIONS = {
     DESTINATION: "pipeline_destinations",
     FRONTEND_APP: "pipeline_frontend_apps",
     IMPORT_APP: "pipeline_import_apps",
+    TRANSFORMATION: "pipeline_transformations",
 }
 
 
@@ -186,7 +189,7 @@ class PipelinePluginViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
         if not plugins_readable(self.organization.plugins_access_level):
             return Plugin.objects.none()
         visible = self.visible_plugins().only("id", "capabilities")
-        ids = [plugin.id for plugin in visible if family_of(plugin.capabilities) == self.family]
+        ids = [plugin.id for plugin in visible if in_family(plugin.capabilities, self.family)]
         return Plugin.objects.filter(id__in=ids).select_related("organization").order_by("id")
 
     def require_action(self) -> None:
@@ -366,7 +369,16 @@ class PipelineImportAppViewSet(PipelinePluginViewSet):
     spec_actions = ("check_for_updates",)
 
 
+class PipelineTransformationViewSet(PipelinePluginViewSet):
+    """``pipeline_transformations``: not in the spec; PostHog's ``PipelineTransformationsViewSet`` is a
+    full plugin viewset filtered to ``processEvent`` plugins, so both profiles serve every action."""
+
+    family = TRANSFORMATION
+    spec_actions = PipelinePluginViewSet.spec_actions
+
+
 def register(router) -> None:
-    for viewset in (PipelineDestinationViewSet, PipelineFrontendAppViewSet, PipelineImportAppViewSet):
+    for viewset in (PipelineDestinationViewSet, PipelineFrontendAppViewSet, PipelineImportAppViewSet,
+                    PipelineTransformationViewSet):
         collection = COLLECTIONS[viewset.family]
         router.register(organization_prefix(collection), viewset, basename=f"organization_{collection}")

@@ -8,7 +8,7 @@ import threading
 from contextlib import contextmanager
 
 from rest_framework import serializers
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 
 from posthog_emulator.models import Team, User
 from posthog_emulator.rules import Forbidden, RuleError
@@ -50,6 +50,21 @@ def rule_errors():
         raise PermissionDenied(error.detail, code=error.code)
     except RuleError as error:
         raise ValidationError({error.attr: error.detail} if error.attr else error.detail, code=error.code)
+
+
+class GenerationGateMixin:
+    """For a viewset (or some of its actions) that exists only in some generations of a resource
+    (:mod:`posthog_emulator.generations`). ``route_absent()`` says whether the current request's
+    route is not served; then the answer is the catch-all 404 "Endpoint not found.", before
+    authentication, as PostHog answers a path it does not route."""
+
+    def route_absent(self) -> bool:
+        return False
+
+    def initial(self, request, *args, **kwargs):
+        if self.route_absent():
+            raise NotFound("Endpoint not found.")
+        super().initial(request, *args, **kwargs)
 
 
 class UserBasicSerializer(ModelSerializer):

@@ -11,7 +11,8 @@ No authentication (the server is meant for loopback). JSON in and out; errors us
   faults, OpenAPI document.
 * one module per resource area, each with its ``urlpatterns``: ``domains`` (``/dns``), ``people``
   (``/clock``, ``/invites/...``), ``batch_exports``, ``plugins``, ``event_definitions``, ``seed``,
-  ``features`` (``/organizations/<org>/features``), ``proxy_records``.
+  ``features`` (``/organizations/<org>/features``), ``proxy_records``, ``integrations`` (integrations of
+  any kind, organization media).
 
 This layer may import :mod:`posthog_emulator.api` (serializers, for answers shaped like the API's),
 :mod:`posthog_emulator.rules` and :mod:`posthog_emulator.models`; ``api`` never imports it.
@@ -22,11 +23,11 @@ endpoint.".
 from django.urls import re_path
 
 from posthog_emulator.control import (
-    batch_exports, core, domains, event_definitions, features, people, plugins, proxy_records, seed,
+    batch_exports, core, domains, event_definitions, features, integrations, people, plugins, proxy_records, seed,
 )  # fmt: skip
 
 #: The area modules whose ``urlpatterns`` are mounted after the core ones, in this order.
-AREAS = (domains, people, batch_exports, plugins, event_definitions, seed, features, proxy_records)
+AREAS = (domains, people, batch_exports, plugins, event_definitions, seed, features, proxy_records, integrations)
 
 urlpatterns = [
     *core.urlpatterns,

@@ -65,7 +65,8 @@ def control_batch_export(request, batch_export_id):
             "name": batch_export.name,
             "deleted": batch_export.deleted,
             "paused": batch_export.paused,
-            "destination": {"type": batch_export.destination.type, "config": batch_export.destination.config},
+            "destination": {"type": batch_export.destination.type, "config": batch_export.destination.config,
+                            "integration": batch_export.destination.integration_id},
             "backfills": [_backfill_summary(b) for b in batch_export.backfills.order_by("created_at", "id")],
             "runs": batch_export.runs.count(),
         }

@@ -9,10 +9,11 @@
 ``GET /_emulator/info``
     Profile, version, bootstrap user, organization and project.
 ``GET /_emulator/profile`` / ``PUT /_emulator/profile``
-    Read / switch the response profile at runtime.
+    Read / switch the response profile at runtime; a switch drops the generation overrides.
 ``GET /_emulator/generations`` / ``PUT /_emulator/generations``
     Read / switch the API generation of resources whose shape drifted across PostHog versions
-    (see :mod:`posthog_emulator.generations`); a reset restores the defaults.
+    (see :mod:`posthog_emulator.generations`); defaults depend on the profile, and a reset or a
+    profile switch restores them.
 ``GET|POST|PUT|DELETE /_emulator/faults``
     Fault injection rules (see :mod:`posthog_emulator.faults`): list with counters, add, replace,
     clear.
@@ -174,6 +175,7 @@ def profile(request):
             profiles.set_profile(name)
         except ValueError as error:
             raise ControlError(str(error), "profile", code="invalid_choice")
+        generations.restore_defaults()  # the new profile's default generations apply
     return json_response({"profile": profiles.current_profile()})
 
 

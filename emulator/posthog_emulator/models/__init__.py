@@ -13,7 +13,8 @@ Layout:
   :mod:`~posthog_emulator.models.people`, :mod:`~posthog_emulator.models.batch_exports`,
   :mod:`~posthog_emulator.models.plugins`, :mod:`~posthog_emulator.models.event_definitions`,
   :mod:`~posthog_emulator.models.projects`, :mod:`~posthog_emulator.models.roles`,
-  :mod:`~posthog_emulator.models.proxy_records`.
+  :mod:`~posthog_emulator.models.proxy_records`,
+  :mod:`~posthog_emulator.models.integrations`, :mod:`~posthog_emulator.models.media`.
 
 The rest of the emulator imports models from here (``from posthog_emulator.models import
 Organization``); constants that belong to one area are imported from that area's module. A new
@@ -49,7 +50,7 @@ from posthog_emulator.models.core import (
     UserManager,
     create_with_slug,
 )
-from posthog_emulator.models.domains import DNSRecord, OrganizationDomain
+from posthog_emulator.models.domains import DNSRecord, IdentityProviderConfig, OrganizationDomain
 from posthog_emulator.models.people import (
     INVITE_DAYS_VALIDITY,
     OrganizationInvite,
@@ -68,6 +69,8 @@ from posthog_emulator.models.event_definitions import EventDefinition, TaxonomyS
 from posthog_emulator.models.projects import SETTING_DEFAULTS, ProjectSettings
 from posthog_emulator.models.roles import Role, RoleMembership, assign_default_role
 from posthog_emulator.models.proxy_records import ProxyRecord
+from posthog_emulator.models.integrations import Integration
+from posthog_emulator.models.media import UploadedMedia
 
 __all__ = [
     "BASE62",
@@ -83,6 +86,8 @@ __all__ = [
     "EmulatorState",
     "EventDefinition",
     "FeatureFlags",
+    "IdentityProviderConfig",
+    "Integration",
     "Organization",
     "OrganizationDomain",
     "OrganizationInvite",
@@ -102,6 +107,7 @@ __all__ = [
     "SETTING_DEFAULTS",
     "TaxonomySettings",
     "Team",
+    "UploadedMedia",
     "User",
     "UserManager",
     "assign_default_role",

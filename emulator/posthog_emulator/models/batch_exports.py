@@ -31,6 +31,8 @@ INTERVAL_DELTAS = {
     "every 15 minutes": dt.timedelta(minutes=15),
 }
 MODELS = ("events", "persons", "sessions")
+#: The newest generation adds the ``hogql`` model (the results of a HogQL query).
+NEWEST_MODELS = MODELS + ("hogql",)
 
 
 class BatchExportDestination(models.Model):
@@ -39,6 +41,10 @@ class BatchExportDestination(models.Model):
     id = models.UUIDField(primary_key=True, default=uuidt, editable=False)
     type = models.CharField(max_length=64)
     config = models.JSONField(default=dict, blank=True)
+    # The integration holding the credentials (newest generation); a string reference, so that
+    # this area imports only the core.
+    integration = models.ForeignKey("posthog_emulator.Integration", null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="destinations")
     created_at = models.DateTimeField(auto_now_add=True)
     last_updated_at = models.DateTimeField(auto_now=True)
 
@@ -61,6 +67,12 @@ class BatchExport(models.Model):
     end_at = models.DateTimeField(null=True, blank=True)
     schema = models.JSONField(null=True, blank=True)
     filters = models.JSONField(null=True, blank=True)
+    # Newest generation: daily and weekly schedules in a timezone with an offset (seconds from the
+    # start of the day or week), and the source of a ``hogql`` model (PostHog's BatchExportSource).
+    timezone = models.CharField(max_length=240, default="UTC")
+    interval_offset = models.IntegerField(null=True, blank=True)
+    hogql_query = models.TextField(null=True, blank=True)
+    hogql_modifiers = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -68,6 +80,20 @@ class BatchExport(models.Model):
     @property
     def interval_time_delta(self) -> dt.timedelta:
         return INTERVAL_DELTAS.get(self.interval, dt.timedelta(hours=1))
+
+    @property
+    def offset_day(self) -> int | None:
+        """Weekly: the day the week starts on (0 Sunday … 6 Saturday), else None (PostHog's model)."""
+        if self.interval != "week":
+            return None
+        return 0 if self.interval_offset is None else self.interval_offset // 86400
+
+    @property
+    def offset_hour(self) -> int | None:
+        """Daily or weekly: the hour of the day runs start at, else None (PostHog's model)."""
+        if self.interval not in ("day", "week"):
+            return None
+        return 0 if self.interval_offset is None else (self.interval_offset // 3600) % 24
 
 
 class BatchExportBackfill(models.Model):
@@ -84,6 +110,7 @@ class BatchExportBackfill(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     last_updated_at = models.DateTimeField(auto_now=True)
     total_records_count = models.BigIntegerField(null=True, blank=True)
+    adjusted_start_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -199,6 +199,9 @@ class Organization(models.Model):
         null=True,
     )
     customer_id = models.CharField(max_length=200, null=True, blank=True)
+    # Logins, signups and invites restricted to e-mail addresses on the verified domains (PostHog
+    # #73492; null until set).
+    enforce_verified_domains = models.BooleanField(null=True, blank=True)
     # Billing-managed on PostHog; empty on the emulator unless a test grants features through
     # /_emulator/organizations/<org>/features (see posthog_emulator.control.features).
     available_product_features = models.JSONField(default=list, blank=True)

@@ -1,24 +1,34 @@
-"""Models of the domains area: verified domains (with SSO/SAML/SCIM settings) and the emulated DNS.
+"""Models of the domains area: verified domains (with SSO/SAML/SCIM settings), identity provider
+configurations and the emulated DNS.
 
 ``OrganizationDomain`` follows ``posthog/models/organization_domain.py`` in its middle generation
-(facts 2): the SAML columns live on the domain itself. ``DNSRecord`` is emulator bookkeeping, not a
-PostHog model: the records published through ``/_emulator/dns``, TXT records that domain ``verify``
-reads and CNAME records that proxy records wait for, instead of real DNS. Both are plain tables, so
+(facts 2): the SAML columns live on the domain itself. ``IdentityProviderConfig`` follows
+``posthog/models/identity_provider_config.py`` (the newest generation's home of SAML, OIDC, SCIM
+and ID-JAG), linked to domains as PostHog's ``LinkedIdentityProviderConfig`` does.
+``DNSRecord`` is emulator bookkeeping, not a PostHog model: the records published through
+``/_emulator/dns``, TXT records that domain ``verify`` reads and CNAME records that proxy records
+wait for, instead of real DNS. All are plain tables, so
 ``POST /_emulator/reset`` (a database flush) clears them.
 """
 
 from __future__ import annotations
 
 import secrets
+import uuid
 
 from django.db import models
 
 from posthog_emulator.models.core import Organization, uuidt
 
-__all__ = ["OrganizationDomain", "DNSRecord"]
+__all__ = ["OrganizationDomain", "IdentityProviderConfig", "DNSRecord"]
 
 #: Where PostHog's verification looks for the challenge (facts 2, "Verify").
 CHALLENGE_RECORD_PREFIX = "_posthog-challenge."
+
+
+def new_relay_state() -> str:
+    """The SAML RelayState of a new identity provider configuration: a UUID, assigned once."""
+    return str(uuid.uuid4())
 
 
 def generate_verification_challenge() -> str:
@@ -66,6 +76,62 @@ class OrganizationDomain(models.Model):
     @property
     def challenge_record_name(self) -> str:
         return CHALLENGE_RECORD_PREFIX + self.domain
+
+
+class IdentityProviderConfig(models.Model):
+    """SAML, OIDC, SCIM or ID-JAG settings of an organization, applied to some of its domains
+    (``posthog/models/identity_provider_config.py``). ``scim_bearer_token`` holds a hash; the plain
+    token is shown once. ``oidc_credentials`` holds the OIDC client secret, never shown."""
+
+    id = models.UUIDField(primary_key=True, default=uuidt, editable=False)
+    organization = models.ForeignKey(Organization, on_delete=models.CASCADE, related_name="identity_provider_configs")
+    name = models.CharField(max_length=255, blank=True, default="")
+    domain_scope = models.CharField(max_length=8, null=True, blank=True)
+    config_scope = models.CharField(max_length=4, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    saml_entity_id = models.CharField(max_length=512, null=True, blank=True)
+    saml_acs_url = models.CharField(max_length=512, null=True, blank=True)
+    saml_x509_cert = models.TextField(null=True, blank=True)
+    saml_relay_state = models.CharField(max_length=36, null=True, blank=True, default=new_relay_state)
+    oidc_issuer_url = models.CharField(max_length=512, null=True, blank=True)
+    oidc_client_id = models.CharField(max_length=512, null=True, blank=True)
+    oidc_credentials = models.JSONField(default=dict, blank=True)
+    scim_slug = models.CharField(max_length=36, null=True, blank=True)
+    scim_enabled = models.BooleanField(default=False)
+    scim_bearer_token = models.CharField(max_length=200, null=True, blank=True)  # sha256$<hex>, never shown
+    id_jag_issuer_url = models.CharField(max_length=512, null=True, blank=True)
+    id_jag_jwks_url = models.CharField(max_length=512, null=True, blank=True)
+    id_jag_allowed_clients = models.JSONField(default=list, blank=True, null=True)
+    organization_domains = models.ManyToManyField(OrganizationDomain, related_name="identity_provider_configs",
+                                                  blank=True)
+
+    class Meta:
+        app_label = "posthog_emulator"
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return self.name or str(self.id)
+
+    @property
+    def has_saml(self) -> bool:
+        return bool(self.saml_entity_id and self.saml_acs_url and self.saml_x509_cert)
+
+    @property
+    def has_oidc_client_secret(self) -> bool:
+        return bool((self.oidc_credentials or {}).get("client_secret"))
+
+    @property
+    def has_oidc(self) -> bool:
+        return bool(self.oidc_issuer_url and self.oidc_client_id and self.has_oidc_client_secret)
+
+    @property
+    def has_scim(self) -> bool:
+        return bool(self.scim_enabled and self.scim_bearer_token)
+
+    @property
+    def has_id_jag(self) -> bool:
+        return bool(self.id_jag_issuer_url)
 
 
 def normalise_record_name(name: str) -> str:

@@ -322,3 +322,296 @@ def check_interval_allowed(interval: str, high_frequency_enabled: bool) -> None:
     team's ``high-frequency-batch-exports`` flag, else 403, on create and on update alike."""
     if interval not in ("hour", "day", "week") and not high_frequency_enabled:
         raise Forbidden(MESSAGE_HIGH_FREQUENCY)
+
+
+# --------------------------------------------------------------------------------------------
+# The newest generation (``products/batch_exports/backend/presentation/views/batch_export/``)
+# --------------------------------------------------------------------------------------------
+
+#: Destination types of the newest code, their keys and secrets. The credentials of the
+#: integration-backed types live in an integration; ``AwsS3`` and ``S3Compatible`` do not even
+#: declare them (``aws_access_key_id`` … are unknown fields there). Postgres, Redshift, Snowflake
+#: and BigQuery still declare their legacy inline keys, as optional ones.
+NEWEST_DESTINATIONS = {
+    "AwsS3": {
+        "required": {"bucket_name": str, "region": str, "prefix": str},
+        "optional": {"compression": str, "file_format": str, "max_file_size_mb": int, "encryption": str,
+                     "kms_key_id": str},
+        "secret": ("aws_access_key_id", "aws_secret_access_key"),
+    },
+    "S3Compatible": {
+        "required": {"bucket_name": str, "region": str, "prefix": str},
+        "optional": {"compression": str, "file_format": str, "max_file_size_mb": int,
+                     "use_virtual_style_addressing": bool},
+        "secret": ("aws_access_key_id", "aws_secret_access_key"),
+    },
+    "Snowflake": {
+        "required": {"database": str, "warehouse": str, "schema": str},
+        "optional": {"table_name": str, "role": str, "account": str, "user": str, "authentication_type": str,
+                     "password": str, "private_key": str, "private_key_passphrase": str},
+        "secret": ("user", "password", "private_key", "private_key_passphrase"),
+    },
+    "Postgres": {
+        "required": {"database": str},
+        "optional": {"schema": str, "table_name": str, "has_self_signed_cert": bool, "user": str, "password": str,
+                     "host": str, "port": int},
+        "secret": ("user", "password"),
+    },
+    "Redshift": {
+        "required": {"database": str},
+        "optional": {"host": str, "schema": str, "table_name": str, "port": int, "properties_data_type": str,
+                     "mode": str, "copy_inputs": dict, "user": str, "password": str},
+        "secret": ("user", "password", "aws_access_key_id", "aws_secret_access_key"),
+    },
+    "BigQuery": {
+        "required": {"dataset_id": str},
+        "optional": {"table_id": str, "use_json_type": bool, "project_id": str, "private_key": str,
+                     "private_key_id": str, "token_uri": str, "client_email": str},
+        "secret": ("private_key", "private_key_id", "client_email", "token_uri"),
+    },
+    "Databricks": DESTINATIONS["Databricks"],
+    "AzureBlob": {
+        "required": {"container_name": str},
+        "optional": {"prefix": str, "compression": str, "file_format": str, "max_file_size_mb": int},
+        "secret": (),
+    },
+    "HTTP": DESTINATIONS["HTTP"],
+    "NoOp": DESTINATIONS["NoOp"],
+    # Kept so that old rows keep reading; every write is refused (check_newest_destination_type).
+    "S3": DESTINATIONS["S3"],
+}  # fmt: skip
+
+#: Integration kind per type, and the message a wrong kind gets.
+NEWEST_INTEGRATION_KINDS = {
+    "AwsS3": ("aws-s3", None), "S3Compatible": ("s3-compatible", None),
+    "Snowflake": ("snowflake", "Integration is not a Snowflake integration."),
+    "Postgres": ("postgresql", "Integration is not a PostgreSQL integration."),
+    "Redshift": ("aws-redshift", "Integration is not a Redshift integration."),
+    "BigQuery": ("google-cloud-service-account", "Integration is not a Google Cloud service account integration."),
+    "Databricks": ("databricks", "Integration is not a Databricks integration."),
+    "AzureBlob": ("azure-blob", "Integration is not an Azure Blob integration."),
+}  # fmt: skip
+#: Types that need an integration on every write, and those that need one only to be created
+#: (exports made before integrations keep their inline credentials).
+INTEGRATION_ALWAYS = ("AwsS3", "S3Compatible", "Snowflake", "BigQuery", "Databricks", "AzureBlob")
+INTEGRATION_ON_CREATE = ("Postgres", "Redshift")
+S3_FAMILY = ("AwsS3", "S3Compatible")
+SUPPORTED_FILTER_TYPES = ("event", "hogql", "person")
+#: Names of PostHog's ``HogQLQueryModifiers`` (``posthog/schema.py``) a ``hogql`` export may set.
+HOGQL_MODIFIERS = (
+    "bounceRateDurationSeconds", "bounceRatePageViewMode", "convertToProjectTimezone", "customChannelTypeRules",
+    "dataWarehouseEventsModifiers", "debug", "formatCsvAllowDoubleQuotes", "inCohortVia", "materializationMode",
+    "optimizeJoinedFilters", "optimizeProjections", "personsArgMaxVersion", "personsJoinMode", "personsOnEventsMode",
+    "propertyGroupsMode", "s3TableUseInvalidColumns", "sessionTableVersion", "sessionsV2JoinMode", "timings",
+    "useMaterializedViews", "usePresortedEventsTable", "useWebAnalyticsPreAggregatedTables",
+)  # fmt: skip
+
+MESSAGE_S3_DEPRECATED = (
+    "The 'S3' destination type is deprecated and can no longer be used. "
+    "Use 'AwsS3' for AWS S3, or 'S3Compatible' for S3-compatible storage."
+)
+MESSAGE_MODEL_SWITCH = "Changing the model to or from 'hogql' is not supported. Create a new batch export instead."
+
+
+def newest_secret_keys(destination_type: str) -> tuple:
+    return NEWEST_DESTINATIONS.get(destination_type, {}).get("secret", ())
+
+
+def validate_newest_config(destination_type: str, sent: dict, stored: dict | None, check_required: bool) -> dict:
+    """The config to store: ``sent`` deep-merged into ``stored`` (``recursive_dict_merge``), with
+    the newest code's unknown-field, required-field and type checks."""
+    spec = NEWEST_DESTINATIONS[destination_type]
+    if not isinstance(sent, dict):
+        raise RuleError("Configuration must be an object.")
+    known = {**spec["required"], **spec["optional"], **COMMON_KEYS}
+    unknown = sorted(key for key in sent if key not in known)
+    if unknown:
+        raise RuleError("Configuration has unknown field/s: " + ", ".join(f"'{key}'" for key in unknown))
+    if check_required:
+        for key in spec["required"]:
+            if key not in sent:
+                raise RuleError(f"Configuration missing required field: '{key}'")
+    converted = {key: _convert(value, known[key]) for key, value in sent.items()}
+    return recursive_merge(stored or {}, converted)
+
+
+def recursive_merge(old: dict, new: dict) -> dict:
+    """PostHog's ``recursive_dict_merge``: dicts on both sides merge, anything else is replaced."""
+    merged = {**old, **new}
+    for key, value in merged.items():
+        if isinstance(value, dict):
+            old_value, new_value = old.get(key), new.get(key)
+            merged[key] = recursive_merge(old_value if isinstance(old_value, dict) else {},
+                                          new_value if isinstance(new_value, dict) else {})
+    return merged
+
+
+def check_newest_destination_type(destination_type: str, current_type: str | None) -> None:
+    """A type change and the legacy ``S3`` type are refused (``validate_destination``)."""
+    if current_type is not None and destination_type != current_type:
+        raise RuleError(f"Cannot change destination type from '{current_type}' to '{destination_type}'. "
+                        "Delete this batch export and create a new one with the new destination type.")
+    if destination_type == "S3":
+        raise RuleError(MESSAGE_S3_DEPRECATED)
+
+
+def check_integration(destination_type: str, integration_kind: str | None, creating: bool) -> None:
+    """The integration a destination type needs, of the right kind (``integration_kind`` None: none)."""
+    if destination_type not in NEWEST_INTEGRATION_KINDS:
+        return
+    needed = destination_type in INTEGRATION_ALWAYS or (creating and destination_type in INTEGRATION_ON_CREATE)
+    if integration_kind is None:
+        if needed:
+            name = "Azure Blob" if destination_type == "AzureBlob" else destination_type
+            raise RuleError(f"Integration is required for {name} batch exports")
+        return
+    kind, message = NEWEST_INTEGRATION_KINDS[destination_type]
+    if integration_kind != kind:
+        if destination_type in S3_FAMILY:
+            raise RuleError(f"Integration provided is not an AWS S3 integration (got kind='{integration_kind}')")
+        raise RuleError(message)
+
+
+def check_newest_config(destination_type: str, config: dict, sent: dict) -> None:
+    """The per-type checks of ``validate_destination`` on the merged config."""
+    if destination_type in S3_FAMILY:
+        empty = [key for key in ("bucket_name", "region", "prefix")
+                 if isinstance(sent.get(key), str) and not sent[key].strip()]
+        if empty:
+            raise RuleError(f"The following inputs are empty: {empty}")
+    if destination_type in S3_FAMILY or destination_type == "AzureBlob":
+        file_format = config.get("file_format", "JSONLines")
+        if file_format not in S3_FILE_FORMATS:
+            raise RuleError(f"File format {file_format} is not supported. Supported file formats are "
+                            f"{list(S3_FILE_FORMATS)}")
+        compression = config.get("compression")
+        if compression and compression not in S3_FILE_FORMATS[file_format]:
+            raise RuleError(f"Compression {compression} is not supported for file format {file_format}. "
+                            f"Supported compressions are {list(S3_FILE_FORMATS[file_format])}")
+    if destination_type == "HTTP":
+        _check_http(config)
+    if destination_type == "Redshift" and config.get("mode") == "COPY":
+        copy_inputs = config.get("copy_inputs") or {}
+        if not copy_inputs:
+            raise RuleError("Missing required inputs for 'COPY'")
+        if {"s3_bucket", "region_name", "authorization", "bucket_credentials"} - set(copy_inputs):
+            raise RuleError("Missing required input for 'COPY'")
+
+
+def check_newest_model(current_model: str | None, model: str) -> None:
+    """Switching to or from ``hogql`` is refused."""
+    if current_model is not None and model != current_model and "hogql" in (model, current_model):
+        raise RuleError(MESSAGE_MODEL_SWITCH, attr="model")
+
+
+def check_hogql_model(model: str, filters, hogql_query, hogql_modifiers) -> None:
+    """``hogql`` needs a query and takes no filters; modifiers belong to ``hogql`` only."""
+    if model == "hogql":
+        if filters:
+            raise RuleError("'filters' are not supported when 'model' is 'hogql'", attr="filters")
+        if not hogql_query:
+            raise RuleError("'hogql_query' is required when 'model' is 'hogql'", attr="hogql_query")
+    elif hogql_modifiers is not None:
+        raise RuleError("'hogql_modifiers' are only supported when 'model' is 'hogql'", attr="hogql_modifiers")
+
+
+def check_hogql_modifiers(value):
+    """An object of known modifier names (``HogQLQueryModifiers``); unknown names are refused."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise RuleError("Input should be a valid dictionary or instance of HogQLQueryModifiers")
+    unknown = sorted(key for key in value if key not in HOGQL_MODIFIERS)
+    if unknown:
+        raise RuleError([f"{key}: Extra inputs are not permitted" for key in unknown][0])
+    return {key: item for key, item in value.items() if item is not None}
+
+
+def check_newest_filters(value):
+    """``validate_batch_export_filters`` (``products/batch_exports/backend/filters.py``)."""
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise RuleError("'filters' should be an array of filters")
+    for item in value:
+        if not isinstance(item, dict):
+            raise RuleError("Each filter must be an object")
+        if any(key in item for key in ("data_interval_start", "data_interval_end")):
+            raise RuleError("'data_interval_start' and 'data_interval_end' are run attributes and not 'filters'. "
+                            "Trigger a backfill if you wish to manually control which periods to batch export.")
+        if item.get("type") not in SUPPORTED_FILTER_TYPES:
+            raise RuleError("Each filter must have a 'type' of one of: "
+                            + ", ".join(repr(t) for t in sorted(SUPPORTED_FILTER_TYPES)))
+    return value
+
+
+def interval_offset(interval: str, partial: bool, offsets: dict, current_offset):
+    """``interval_offset`` (seconds) from ``offset_day``/``offset_hour`` as ``BatchExportSerializer.validate``
+    computes it; ``offsets`` holds the offsets the request sent. Returns ``(set, value)``."""
+    day_sent, hour_sent = "offset_day" in offsets, "offset_hour" in offsets
+    day, hour = offsets.get("offset_day"), offsets.get("offset_hour")
+    if interval == "day":
+        if day_sent and day is not None:
+            raise RuleError("offset_day should not be specified for daily intervals")
+        if hour_sent:
+            return True, hour * 3600 if hour is not None else None
+        return (False, current_offset) if partial else (True, None)
+    if interval == "week":
+        if day_sent or hour_sent:
+            return True, (day or 0) * 86400 + (hour or 0) * 3600
+        return (False, current_offset) if partial else (True, None)
+    if day_sent and day is not None:
+        raise RuleError("offset_day is not applicable for non-daily/weekly intervals")
+    if hour_sent and hour is not None:
+        raise RuleError("offset_hour is not applicable for non-daily/weekly intervals")
+    return True, None
+
+
+def check_offset_for_interval(name: str, value, interval: str | None):
+    """``validate_offset_day`` / ``validate_offset_hour``: against the interval sent, else the export's."""
+    if value is None:
+        return None
+    if name == "offset_day" and interval != "week":
+        raise RuleError("offset_day is not applicable for non-weekly intervals")
+    if name == "offset_hour" and interval not in ("day", "week"):
+        raise RuleError("offset_hour is not applicable for non-daily/weekly intervals")
+    return value
+
+
+def parse_newest_backfill_input(value, interval: str, offset_day: int | None, offset_hour: int | None, tz):
+    """The newest ``validate_date_input``: a date (``YYYY-MM-DD``) for daily and weekly exports, on
+    the export's week day for weekly ones, else an ISO-8601 date-time with a timezone."""
+    if value is None:
+        return None
+    if interval in ("day", "week"):
+        try:
+            parsed_date = dt.date.fromisoformat(value)
+        except (TypeError, ValueError):
+            try:
+                dt.datetime.fromisoformat(value)
+            except (TypeError, ValueError):
+                raise RuleError(f"Input '{value}' is not a valid ISO formatted date.")
+            raise RuleError(f"Input '{value}' is not a valid ISO formatted date. Daily or weekly batch export "
+                            "backfills expect only the date component, but a time was included.")
+        if interval == "week":
+            day = parsed_date.isoweekday() % 7
+            if day != (offset_day or 0):
+                names = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
+                raise RuleError(f"Input {value} is not on the correct day of the week for this batch export. "
+                                f"{value} is a {parsed_date.strftime('%A')} but this batch export is configured to run "
+                                f"weekly on {names[offset_day or 0]}.")
+        return dt.datetime.combine(parsed_date, dt.time(hour=offset_hour or 0)).replace(tzinfo=tz)
+    return parse_backfill_input(value, "")
+
+
+def check_newest_backfill_range(start_at, end_at, now) -> None:
+    """``create_backfill``: a start (backfilling from the beginning of time needs a feature flag the
+    emulator's teams do not have), start before end, and an end that is not in the future."""
+    if start_at is None:
+        raise RuleError("Backfilling from the beginning of time is not enabled for this team.")
+    if end_at is None:
+        return
+    if start_at >= end_at:
+        raise RuleError("The initial backfill datetime 'start_at' must be before 'end_at'")
+    if end_at > now:
+        raise RuleError(f"The provided 'end_at' ({end_at.isoformat()}) is in the future")

@@ -35,11 +35,18 @@ def check_domain(domain: str) -> str:
     return domain
 
 
-def check_identity_provider_config(config) -> None:
-    """Newest generation: a linked IdP configuration must exist, and none exist in the emulator."""
-    if config is not None:
-        raise RuleError(f'Invalid pk "{config}" - object does not exist.', code="does_not_exist",
-                        attr="identity_provider_config")
+MESSAGE_WOULD_BLOCK_SELF = (
+    "You can't delete this domain while membership is restricted to verified email domains, because your own "
+    "email address would no longer be allowed. Turn off that setting first."
+)
+
+
+def check_delete_keeps_requester(email: str, other_verified_domains) -> None:
+    """With ``enforce_verified_domains`` on, a verified domain may go only while another verified
+    domain still admits the requester's own address (``OrganizationDomainViewset.destroy``)."""
+    email_domain = email[email.index("@") + 1:].lower() if "@" in email else ""
+    if email_domain not in [d.lower() for d in other_verified_domains]:
+        raise RuleError(MESSAGE_WOULD_BLOCK_SELF, code="would_block_self")
 
 
 def check_update(is_verified: bool, fields) -> None:
@@ -73,3 +80,17 @@ def new_scim_token() -> tuple[str, str]:
     """A SCIM bearer token: ``(plain, stored)``; the plain one is shown once, the hash is kept."""
     token = secrets.token_urlsafe(32)
     return token, hash_key_value(token)
+
+
+MESSAGE_ENFORCE_NEEDS_DOMAIN = "Verify at least one domain to enable this setting"
+MESSAGE_ENFORCE_NEEDS_OWN_DOMAIN = "Verify the domain of your own email address first, otherwise this would lock you out"
+
+
+def check_enforce_verified_domains(email: str, verified_domains) -> None:
+    """Turning ``enforce_verified_domains`` on: a verified domain, one of them the requester's own
+    (the guard PostHog's domain deletion "mirrors"; wording of PostHog's settings page)."""
+    if not verified_domains:
+        raise RuleError(MESSAGE_ENFORCE_NEEDS_DOMAIN)
+    email_domain = email[email.index("@") + 1:].lower() if "@" in email else ""
+    if email_domain not in [d.lower() for d in verified_domains]:
+        raise RuleError(MESSAGE_ENFORCE_NEEDS_OWN_DOMAIN)

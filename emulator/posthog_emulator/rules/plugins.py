@@ -25,6 +25,8 @@ ARCHIVE_CODE_FILES = ("index.ts", "frontend.tsx", "site.ts")
 TRANSPILED_FILES = ("site.ts", "frontend.tsx")
 
 DESTINATION, FRONTEND_APP, IMPORT_APP = "destination", "frontend_app", "import_app"
+#: The fourth family ``products/cdp/backend/routes.py`` registers (``pipeline_transformations``).
+TRANSFORMATION = "transformation"
 
 # posthog/plugins/utils.py parse_url, reduced to what decides acceptance and the tag.
 _URL_PATTERNS = (
@@ -64,6 +66,16 @@ def family_of(capabilities) -> str | None:
     if has_methods and not {"onEvent", "composeWebhook", "processEvent"} & set(method_list):
         return IMPORT_APP
     return None
+
+
+def in_family(capabilities, family: str) -> bool:
+    """Whether a family's collection lists a plugin with these capabilities. Transformations are the
+    plugins whose ``methods`` contain ``processEvent`` (``PipelineTransformationsViewSet``), so a
+    plugin may be a destination and a transformation at once."""
+    if family == TRANSFORMATION:
+        capabilities = capabilities if isinstance(capabilities, dict) else {}
+        return "methods" in capabilities and "processEvent" in _methods(capabilities)
+    return family_of(capabilities) == family
 
 
 def is_site_app(capabilities) -> bool:

@@ -91,13 +91,35 @@ def written(obj, actions):
 
 def test_listing_follows_what_items_returned():
     listing = Listing()
-    listing._objects = [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]
-    listing.follow(None, written({"id": 3, "name": "c"}, ["created"]))
-    listing.follow({"id": 1}, written({"id": 1, "name": "A"}, ["updated"]))
-    listing.follow({"id": 2}, written({}, ["deleted"]))
-    assert listing._objects == [{"id": 1, "name": "A"}, {"id": 3, "name": "c"}]
-    listing.follow({"id": 1}, written({"paused": True}, ["paused"]))  # no object: read again
-    assert listing._objects is None
+    listing._collections["/things/"] = [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]
+    listing.follow(None, written({"id": 3, "name": "c"}, ["created"]), "/things/")
+    listing.follow({"id": 1}, written({"id": 1, "name": "A"}, ["updated"]), "/things/")
+    listing.follow({"id": 2}, written({}, ["deleted"]), "/things/")
+    assert listing.collection("/things/") == [{"id": 1, "name": "A"}, {"id": 3, "name": "c"}]
+    listing.follow({"id": 1}, written({"paused": True}, ["paused"]), "/things/")  # no object: read again
+    assert listing.collection("/things/") is None
+
+
+class _Listed(Resource):
+    def __init__(self, path, objects, reads):
+        self.path, self.objs, self.reads = path, objects, reads
+        self.task = None
+
+    def collection_path(self):
+        return self.path
+
+    def candidates(self, option, value):
+        self.reads.append(self.path)
+        return list(self.objs)
+
+
+def test_listing_reads_each_collection_once():
+    reads = []
+    listing = Listing()
+    first, second = _Listed("/a/", [{"id": 1}], reads), _Listed("/b/", [{"id": 2}], reads)
+    assert listing.objects(first) == [{"id": 1}] and listing.objects(second) == [{"id": 2}]
+    assert listing.objects(_Listed("/a/", [], reads)) == [{"id": 1}]  # kept, not read again
+    assert reads == ["/a/", "/b/"] and listing.reads == 2
 
 
 # ----------------------------------------------------------------- the list engine, through main()

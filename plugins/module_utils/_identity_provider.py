@@ -1,0 +1,317 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Private to the posthog.admin collection: not a public API, may change without notice.
+
+"""Identity provider configurations: the resource behind identity_provider_config and its _info.
+
+PostHog's newest API (``posthog/api/identity_provider_config.py``, facts 10) keeps SAML, OIDC,
+SCIM and ID-JAG settings in configurations of the organization, each applied to some of its
+domains (``organization_domain_ids``) or to all verified ones (``domain_scope: all``):
+
+* admins write, members read (scope ``organization``);
+* ``oidc_client_secret`` is write-only (``has_oidc_client_secret`` says whether one is saved);
+* ``scim_enabled: true`` generates a SCIM bearer token, answered once (``scim_bearer_token``);
+  ``POST …/scim/token/`` regenerates it, but has no API key scope, so PostHog refuses it to
+  personal API keys: the module then turns SCIM off and on again, which also makes a new token;
+* two fully configured SAML (or OIDC) configurations may not share a verified domain;
+* a configuration without ``config_scope`` cannot be deleted.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import copy
+
+from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
+from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._resource import (
+    SECRET_MASK,
+    UPDATE,
+    Failure,
+    Resource,
+    Step,
+)
+
+CONFIG_SCOPES = ["saml", "oidc", "scim", "xaa"]
+DOMAIN_SCOPES = ["selected", "all"]
+SAML_FIELDS = ("saml_entity_id", "saml_acs_url", "saml_x509_cert")
+OIDC_FIELDS = ("oidc_issuer_url", "oidc_client_id")
+FIELDS = ("config_scope", "domain_scope") + SAML_FIELDS + OIDC_FIELDS + (
+    "scim_enabled", "id_jag_issuer_url", "id_jag_jwks_url", "id_jag_allowed_clients")
+NAME_MAX_LENGTH = 255
+ROUTE_GONE = "Endpoint not found."
+DOMAIN_MODULE_WAY = ("older PostHog keeps SAML on the domain itself: set saml_entity_id, saml_acs_url and "
+                     "saml_x509_cert with posthog.admin.domain")
+
+ARGUMENT_SPEC = dict(
+    state=dict(type="str", default="present", choices=["present", "absent"]),
+    id=dict(type="str"),
+    name=dict(type="str"),
+    config_scope=dict(type="str", choices=CONFIG_SCOPES),
+    domain_scope=dict(type="str", choices=DOMAIN_SCOPES),
+    domains=dict(type="list", elements="str"),
+    saml_entity_id=dict(type="str"),
+    saml_acs_url=dict(type="str"),
+    saml_x509_cert=dict(type="str"),
+    oidc_issuer_url=dict(type="str"),
+    oidc_client_id=dict(type="str"),
+    oidc_client_secret=dict(type="str", no_log=True),
+    update_secrets=dict(type="str", default="on_create", choices=["on_create", "always"], no_log=False),
+    scim_enabled=dict(type="bool"),
+    regenerate_scim_token=dict(type="bool", default=False),
+    id_jag_issuer_url=dict(type="str"),
+    id_jag_jwks_url=dict(type="str"),
+    id_jag_allowed_clients=dict(type="list", elements="str"),
+)
+
+INFO_ARGUMENT_SPEC = dict(
+    id=dict(type="str"),
+    name=dict(type="str"),
+    config_scope=dict(type="str", choices=CONFIG_SCOPES),
+    domain=dict(type="str"),
+)
+
+
+def no_configurations(error):
+    """The message for a PostHog without identity provider configurations."""
+    return error.reword("%s. This PostHog has no identity provider configurations (they came with its newest "
+                        "API); %s" % (error.message.rstrip("."), DOMAIN_MODULE_WAY))
+
+
+def normalise_domain(value):
+    return (value or "").strip().rstrip(".").lower()
+
+
+class RegenerateScimToken(Step):
+    """A new SCIM bearer token (``regenerate_scim_token``), answered once: an action, always done."""
+
+    action = "SCIM token regenerated"
+
+    def plan(self, resource, result):
+        if not resource.params.get("regenerate_scim_token") or resource.created_token:
+            return None  # a token made by this run (SCIM just turned on) is new already
+        return True
+
+    def predict(self, resource, result, plan):
+        return dict(result.obj, scim_enabled=True, has_scim=True, scim_bearer_token=None)
+
+    def apply(self, resource, result, plan):
+        obj = result.obj
+        if not obj.get("scim_enabled"):
+            raise Failure("%s: regenerate_scim_token needs SCIM on: set scim_enabled: true" % resource.identity())
+        path = resource.path_of(obj) + "scim/token/"
+        try:
+            answer = resource.client.post(path, {}, context="regenerating the SCIM token of %s" % resource.identity())
+            token = (answer or {}).get("scim_bearer_token")
+        except PostHogError as exc:
+            if not exc.refuses_api_keys:
+                raise
+            # PostHog's scim/token action has no API key scope; turning SCIM off and on makes a new token too.
+            resource.task.warn("PostHog does not let a personal API key call scim/token, so the module turned SCIM "
+                               "off and on again to make a new token (provisioning paused for that moment)")
+            resource.client.patch(resource.path_of(obj), {"scim_enabled": False},
+                                  context="turning SCIM off for %s" % resource.identity(), expect="object")
+            answer = resource.client.patch(resource.path_of(obj), {"scim_enabled": True},
+                                           context="turning SCIM on for %s" % resource.identity(), expect="object")
+            token = answer.get("scim_bearer_token")
+            obj = answer
+        resource.created_token = token
+        return dict(obj, scim_bearer_token=token)
+
+
+REGENERATE = RegenerateScimToken()
+
+
+class IdentityProviderConfig(Resource):
+    """An identity provider configuration of an organization, found by id or name."""
+
+    kind = "identity provider configuration"
+    return_key = "identity_provider_config"
+    lookups = ("id", "name")
+    fields = FIELDS
+    unordered = ("id_jag_allowed_clients",)
+    secret_paths = ("oidc_client_secret",)
+    steps = (UPDATE, REGENERATE)
+
+    def __init__(self, task, params, listing=None):
+        super(IdentityProviderConfig, self).__init__(task, params, listing)
+        self.created_token = None   # the plain SCIM token an answer of this run carried
+        self.sent_secret = False
+        self._domain_ids = None
+
+    def collection_path(self):
+        return self.task.org_path("identity_provider_configs")
+
+    def validate(self):
+        params = self.params
+        problems = []
+        name = params.get("name")
+        if name is not None and not (0 < len(name.strip()) <= NAME_MAX_LENGTH):
+            problems.append("name must be 1 to %d characters, not blank" % NAME_MAX_LENGTH)
+        oidc = [f for f in OIDC_FIELDS + ("oidc_client_secret",) if params.get(f)]
+        if oidc and params.get("config_scope") not in (None, "oidc"):
+            problems.append("%s: OIDC settings need config_scope: oidc (PostHog refuses them on a %s configuration)"
+                            % (", ".join(oidc), params["config_scope"]))
+        issuer = params.get("oidc_issuer_url")
+        if issuer and (not issuer.startswith("https://") or "?" in issuer or "#" in issuer or "@" in issuer):
+            problems.append("oidc_issuer_url must be an HTTPS URL without credentials, a query or a fragment")
+        if params.get("domain_scope") == "all" and params.get("domains"):
+            problems.append("domains cannot be given with domain_scope: all (it applies to every verified domain)")
+        for name_ in params.get("domains") or []:
+            if not normalise_domain(name_):
+                problems.append("domains must not contain blank entries")
+        return problems
+
+    # ------------------------------------------------------------ comparing
+    def domain_ids(self):
+        """The ids of ``domains`` (their names), from one list of the organization's domains."""
+        if self.params.get("domains") is None:
+            return None
+        if self._domain_ids is None:
+            if self.task.missing_parent:
+                self._domain_ids = []
+                return self._domain_ids
+            known = self.task.cache.get("organization_domains")
+            if known is None:
+                known = self.task.cache["organization_domains"] = self.client.list_all(
+                    self.task.org_path("domains"), context="looking up the organization's domains")
+            by_name = dict((d.get("domain"), d) for d in known if isinstance(d, dict))
+            ids, unknown = [], []
+            for name in self.params["domains"]:
+                domain = by_name.get(normalise_domain(name))
+                if domain is None:
+                    unknown.append(normalise_domain(name))
+                    continue
+                ids.append(domain["id"])
+                if not domain.get("is_verified"):
+                    self.task.warn("domain %r is not verified yet; %s applies to it only once it is (see "
+                                   "posthog.admin.domain, state=verified)" % (domain.get("domain"), self.identity()))
+            if unknown:
+                raise Failure("%s: domain(s) %s are not domains of the organization (it has %s); add them with "
+                              "posthog.admin.domain first" % (self.identity(), ", ".join(unknown),
+                                                              ", ".join(sorted(by_name)) or "none"))
+            self._domain_ids = ids
+        return self._domain_ids
+
+    def desired(self):
+        desired = super(IdentityProviderConfig, self).desired()
+        if self.params.get("id") and self.params.get("name") is not None:
+            desired["name"] = self.params["name"]
+        ids = self.domain_ids()
+        if ids is not None:
+            desired["organization_domain_ids"] = ids
+        if self.params.get("oidc_client_secret") is not None:
+            desired["oidc_client_secret"] = self.params["oidc_client_secret"]
+        return desired
+
+    def read(self, obj, field):
+        if field == "oidc_client_secret":  # write-only: PostHog only says whether one is saved
+            return bool((obj or {}).get("has_oidc_client_secret"))
+        return super(IdentityProviderConfig, self).read(obj, field)
+
+    def equal(self, field, wanted, current):
+        if field == "oidc_client_secret":
+            # Never readable: sent on create, with update_secrets=always, or when PostHog has none (or
+            # has one and an empty string asks to remove it).
+            return self.params.get("update_secrets") != "always" and bool(wanted) == bool(current)
+        if field == "organization_domain_ids":
+            return sorted(str(i) for i in wanted) == sorted(str(i) for i in current or [])
+        if field in ("domain_scope", "config_scope") and current is None:
+            return wanted in (None, "selected") if field == "domain_scope" else wanted is None
+        return super(IdentityProviderConfig, self).equal(field, wanted, current)
+
+    def view(self, obj, desired):
+        view = super(IdentityProviderConfig, self).view(obj, desired)
+        if obj is not None and "oidc_client_secret" in view:
+            saved = self.sent_secret or obj.get("has_oidc_client_secret")
+            view["oidc_client_secret"] = SECRET_MASK if saved else None
+        if "organization_domain_ids" in view:
+            names = dict((d.get("id"), d.get("domain")) for d in self.task.cache.get("organization_domains") or [])
+            view["domains"] = sorted(names.get(i, i) for i in view.pop("organization_domain_ids") or [])
+        return view
+
+    def shape(self, obj):
+        return copy.deepcopy(obj) if obj else obj
+
+    # --------------------------------------------------------------- writing
+    def missing(self):
+        option, dummy = self.lookup()
+        if option == self.id_option:
+            return "%s not found; omit id to create a new one" % self.identity()
+        if not self.params.get("config_scope"):
+            return ("%s does not exist; to create it, give config_scope (saml, oidc, scim or xaa): PostHog cannot "
+                    "delete a configuration without one" % self.identity())
+        return None
+
+    def create_payload(self, desired):
+        payload = dict(desired)
+        payload["name"] = self.params["name"]
+        self.sent_secret = bool(payload.get("oidc_client_secret"))
+        return payload
+
+    def predict_create(self, payload):
+        obj = dict((f, None) for f in FIELDS)
+        obj.update(id=None, scim_enabled=False, organization_domain_ids=[], has_saml=False, has_oidc=False,
+                   has_scim=False, has_oidc_client_secret=False, scim_bearer_token=None)
+        obj.update(dict((k, v) for k, v in payload.items() if k != "oidc_client_secret"))
+        obj["has_oidc_client_secret"] = bool(payload.get("oidc_client_secret"))
+        obj["has_saml"] = all(obj.get(f) for f in SAML_FIELDS)
+        obj["has_scim"] = bool(obj.get("scim_enabled"))
+        return obj
+
+    def after_create(self, obj, payload):
+        self.created_token = obj.get("scim_bearer_token")
+        return obj
+
+    def update_payload(self, current, changes):
+        payload = dict(changes)
+        if "oidc_client_secret" in payload:
+            self.sent_secret = bool(payload["oidc_client_secret"])
+        return payload
+
+    def predict_update(self, current, changes):
+        after = copy.deepcopy(current)
+        for key, value in self.update_payload(current, changes).items():
+            if key == "oidc_client_secret":
+                after["has_oidc_client_secret"] = bool(value)
+            else:
+                after[key] = value
+        if "scim_enabled" in changes:
+            after["has_scim"] = bool(changes["scim_enabled"])
+        return after
+
+    def update(self, current, payload):
+        answer = super(IdentityProviderConfig, self).update(current, payload)
+        if isinstance(answer, dict) and answer.get("scim_bearer_token"):
+            self.created_token = answer["scim_bearer_token"]
+        return answer
+
+    def explain(self, error):
+        if error.status == 404 and (error.detail or "") == ROUTE_GONE:
+            return no_configurations(error)
+        if "overlaps with another" in (error.detail or ""):
+            return error.append("Give each SAML (or OIDC) configuration its own verified domains, or remove the "
+                                "domains from the other configuration first.")
+        return error
+
+
+def read_identity_provider_configs(task, params):
+    """identity_provider_config_info: the organization's configurations (or one), by name, scope and domain."""
+    path = task.org_path("identity_provider_configs")
+    try:
+        configs = list_or_get(task, path, params.get("id"), what="identity provider configuration",
+                              filters=dict(name=params.get("name"), config_scope=params.get("config_scope")))
+    except PostHogError as exc:
+        if exc.status == 404 and (exc.detail or "") == ROUTE_GONE:
+            raise Failure.of(no_configurations(exc))
+        raise
+    if params.get("domain"):
+        domains = task.client.list_all(task.org_path("domains"), context="looking up the organization's domains")
+        wanted = [d.get("id") for d in domains if d.get("domain") == normalise_domain(params["domain"])]
+        configs = [c for c in configs if set(wanted) & set(c.get("organization_domain_ids") or [])
+                   or (wanted and c.get("domain_scope") == "all")]
+    return dict(identity_provider_configs=configs)
