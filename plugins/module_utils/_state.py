@@ -519,9 +519,9 @@ def export_document(task, organization):
     definitions = []
     for project in sorted((p for p in org.get("projects") or org.get("teams") or [] if isinstance(p, dict)),
                           key=lambda p: p.get("id")):
-        found = _quietly(notes, "event definitions of project %s" % project.get("id"), lambda: client.list_all(
-            "/api/projects/%s/event_definitions/" % project["id"], params={"event_type": "event"},
-            context="listing event definitions of project %s" % project.get("id")))
+        found = _quietly(notes, "event definitions of project %s" % project.get("id"), lambda pid=project["id"]:
+                         client.list_all("/api/projects/%s/event_definitions/" % pid, params={"event_type": "event"},
+                                         context="listing event definitions of project %s" % pid))
         definitions.extend(i for i in (export_event_definition(d, project["id"]) for d in found or []
                                        if not d.get("is_action")) if i)
     document["event_definitions"] = definitions
