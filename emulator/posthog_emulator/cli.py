@@ -222,6 +222,10 @@ def _run(args: argparse.Namespace) -> int:
         def get_environ(self):
             environ = super().get_environ()
             environ[faults.SOCKET_KEY] = self.connection
+            if tls_context is not None:
+                # wsgiref derives wsgi.url_scheme from HTTPS: without it every absolute link the
+                # API builds (a page's ``next``, scim_base_url) would say http:// on an HTTPS port.
+                environ["HTTPS"] = "on"
             return environ
 
         def log_message(self, format, *log_args):

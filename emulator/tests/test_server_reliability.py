@@ -72,6 +72,12 @@ def test_https_with_the_test_ca(tmp_path, test_ca):
         assert live.url.startswith("https://127.0.0.1:")
         status, body = live.call("/api/organizations/", context=trusting(test_ca / "ca.pem"))
         assert status == 200 and body["count"] == 1
+        # absolute links the API builds keep the scheme the client used (PostHog behind TLS does)
+        status, _ = live.call("/api/organizations/", method="POST", body={"name": "Second"},
+                              context=trusting(test_ca / "ca.pem"))
+        assert status == 201
+        status, body = live.call("/api/organizations/?limit=1", context=trusting(test_ca / "ca.pem"))
+        assert body["count"] == 2 and body["next"].startswith(live.url + "/api/organizations/?"), body
         localhost = live.url.replace("127.0.0.1", "localhost")
         request = urllib.request.Request(localhost + "/_emulator/info")
         with urllib.request.urlopen(request, context=trusting(test_ca / "ca.pem"), timeout=10) as response:

@@ -201,6 +201,7 @@ def test_tls_validation_ca_path_and_opt_out(emulator, tls_emulator, tmp_path):
         trusted = harness.inventory(str(tmp_path / ("inv-ca-" + inventory_case.id)), tls_emulator,
                                     dict(inventory_case.config, ca_path=tls_emulator.ca))
         assert trusted.returncode == 0, trusted.explain()
+        assert trusted.results.get("posthog_organizations"), trusted.explain()
         inventory_case.verify(tls_emulator.api, trusted.results)
 
 
