@@ -128,6 +128,12 @@ ORGANIZATION_VALIDATOR = ArgumentSpecValidator(dict(
     **dict((section.key, dict(type="dict" if not section.many else "list")) for section in SECTIONS)))
 
 
+def project_ids(org):
+    """The organization's project ids, lowest (its first project) first."""
+    projects = org.get("projects") or org.get("teams") or []
+    return sorted(p.get("id") for p in projects if isinstance(p, dict) and p.get("id") is not None)
+
+
 class SectionReport:
     """What converging one section did, by action, in words a person reads in a drift report."""
 
@@ -172,6 +178,7 @@ class OrganizationState:
         self.prune_projects = prune_projects
         self.secrets = set()
         self.plans = []  # (section, [(label, params)])
+        self.project_ids = []
 
     # ------------------------------------------------------------------ checking
     def validate(self):
@@ -230,6 +237,7 @@ class OrganizationState:
             raise Failure("; ".join(problems))
         organization_report = SectionReport()
         org = self._converge(organization, "organization", organization_report, combined).obj or {}
+        self.project_ids = project_ids(org)
         sections["organization"] = organization_report.as_dict()
         combined.extra.update(organization=org, sections=sections)
         if (self.definition.get("state") or "present") == "absent":
@@ -247,6 +255,10 @@ class OrganizationState:
             report = SectionReport()
             if section.many:
                 listings = self._converge_items(inner, section, planned, report, combined)
+                if section.key == "projects":  # the projects as they now are (prune_projects may delete some)
+                    for path, listing in listings.items():
+                        if listing.collection(path) is not None:
+                            self.project_ids = project_ids(dict(projects=listing.collection(path)))
                 if section.key == "roles":
                     for path, listing in listings.items():  # the default role is resolved among these
                         self.task.cache[("roles", path)] = listing.objects(section.resource(inner, dict(inner.params)))
@@ -271,9 +283,8 @@ class OrganizationState:
         """The document's project_id, else the organization's first project (as the role does)."""
         if self.definition.get("project_id"):
             return str(self.definition["project_id"])
-        projects = org.get("projects") or org.get("teams") or []
-        ids = [p.get("id") for p in projects if isinstance(p, dict) and p.get("id") is not None]
-        return str(min(ids)) if ids else "@current"
+        ids = project_ids(org)
+        return str(ids[0]) if ids else "@current"
 
     def _converge(self, resource, label, report, combined, skip_missing=False):
         """Converge one object (or plan) and collect its Result; None when skipped as missing."""
@@ -320,20 +331,23 @@ class OrganizationState:
 
     def _prune(self, inner, section, listings, matched, report, combined):
         """Remove what the section does not list from each collection it covers."""
-        for bare in bare_params(inner, section):
+        for bare in bare_params(inner, section, self.project_ids):
             probe = section.resource(inner, bare)
             path = probe.listing_key()
-            for obj in listings.setdefault(path, Listing()).objects(probe):
+            listing = listings.setdefault(path, Listing())
+            for obj in listing.objects(probe):
                 if str(obj.get("id")) in matched.get(path, set()):
                     continue
                 doomed = section.resource(inner, dict(bare, id=obj.get("id")))
-                self._converge(doomed, "%s (%s, not in the document)" % (section.key, _label(section.kind, obj)),
-                               report, combined)
+                result = self._converge(doomed, "%s (%s, not in the document)" % (
+                    section.key, _label(section.kind, obj)), report, combined)
+                listing.follow(obj, result, path)
 
 
-def bare_params(task, section):
+def bare_params(task, section, projects=()):
     """The params of an object of the section named by nothing yet (``state=absent``), one set per
-    collection the section covers (each plugin family)."""
+    collection the section covers: each plugin family, each project's batch exports (the route the
+    document's exports converge through, and the only one PostHog's newest API has)."""
     base = dict(task.params)
     for name, option in section.options.items():
         base[name] = option.get("default")
@@ -341,6 +355,8 @@ def bare_params(task, section):
     base["confirm_delete"] = base.get("confirm_delete") or section.key == "projects"  # prune_projects said so
     if section.key == "plugins":
         return [dict(base, family=family) for family in _plugins.FAMILY_CHOICES]
+    if section.key == "batch_exports":
+        return [dict(base, project_id=str(pid)) for pid in projects or [task.params.get("project_id")]]
     return [base]
 
 
@@ -499,15 +515,14 @@ def export_document(task, organization):
                                      if isinstance(p, dict) and p.get("status") != "deleting"]
     # Batch exports through each project's route (PostHog's newest API has no other); the items of
     # the first project (where the document's exports go by default) carry no project_id.
-    project_ids = sorted(p.get("id") for p in org.get("projects") or org.get("teams") or []
-                         if isinstance(p, dict) and p.get("id") is not None)
+    projects_ids = project_ids(org)
     document["batch_exports"] = []
-    for project_id in project_ids:
+    for project_id in projects_ids:
         exports = _quietly(notes, "batch exports of project %s" % project_id, lambda pid=project_id: client.list_all(
             "/api/projects/%s/batch_exports/" % pid, context="listing batch exports of project %s" % pid))
         for obj in exports or []:
             item = export_batch_export(obj, notes, comments["batch_exports"])
-            if item and project_id != project_ids[0]:
+            if item and project_id != projects_ids[0]:
                 item["project_id"] = str(project_id)
             if item:
                 document["batch_exports"].append(item)

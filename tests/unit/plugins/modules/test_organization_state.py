@@ -77,6 +77,25 @@ def test_prune_removes_what_the_document_does_not_list(server, run_module):
     assert run_module.calls[-1] == "DELETE %sdomains/d2/" % BASE
 
 
+def test_prune_covers_the_batch_exports_of_every_project(server, run_module):
+    """The document's exports go through each project's route (PostHog's newest API has no other):
+    prune lists each project once, keeps what the document names, and removes the rest."""
+    org = dict(ORG, projects=[dict(id=7, name="Default project"), dict(id=9, name="Other")])
+    kept = batch_export(team_id=7)
+    stray = batch_export(id="0190a3f4-7b1e-7c3a-9d2f-0000000000e9", name="Stray", team_id=9)
+    server.script((200, page(org)), (200, page(kept)), (200, page(stray)), (200, stray))
+    result = run_module(organization_state, dict(definition=document(batch_exports=[
+        dict(name="Nightly", interval="day", destination=dict(type="NoOp"))]), prune=True), check=True)
+    assert not result["failed"], result["msg"]
+    assert result["changed"] is True
+    assert result["sections"]["batch_exports"]["unchanged"] == ["batch_exports[0] (batch export 'Nightly')"]
+    assert result["sections"]["batch_exports"]["deleted"] == [
+        "batch_exports (batch export 'Stray', not in the document)"]
+    assert [c for c in run_module.calls if "batch_exports" in c] == [
+        "GET /api/projects/7/batch_exports/?limit=500", "GET /api/projects/9/batch_exports/?limit=500",
+        "GET /api/projects/9/batch_exports/%s/" % stray["id"]]
+
+
 def test_a_document_for_a_new_organization_in_check_mode_predicts_everything(server, run_module):
     server.script((200, page()))
     doc = document(name="New org", domains=[dict(domain="example.com")],
