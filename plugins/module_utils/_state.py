@@ -9,8 +9,9 @@
 (organization_state_info).
 
 The document is the ``organization_as_code`` role's variable: ``name``/``id``/``state``,
-``project_id``, ``settings`` and one key per section (``domains``, ``roster``, ``batch_exports``,
-``plugins``, ``event_definitions``). Each section is described once, in :data:`SECTIONS`: which
+``project_id``, ``settings`` and one key per section (``projects``, ``roles``, ``domains``,
+``identity_provider_configs``, ``roster``, ``proxy_records``, ``batch_exports``, ``plugins``,
+``event_definitions``). Each section is described once, in :data:`SECTIONS`: which
 resource converges its items, which module's options an item takes, how PostHog's objects are
 exported back into items, and whether ``prune`` may remove what the document does not list.
 Converging goes through each resource's own engine in one process: every item is checked before any
@@ -27,6 +28,7 @@ import copy
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.posthog.admin.plugins.module_utils import _batch_export, _domain, _event_definition
+from ansible_collections.posthog.admin.plugins.module_utils import _identity_provider
 from ansible_collections.posthog.admin.plugins.module_utils import _organization, _people, _plugins, _project
 from ansible_collections.posthog.admin.plugins.module_utils import _proxy_record, _role
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import holder_emails
@@ -100,6 +102,10 @@ SECTIONS = (
     Section("domains", _domain.Domain, _options(
         _domain.ARGUMENT_SPEC, _domain.ITEM_OPTIONS + ("verify_timeout", "verify_interval")), "domain",
         required_one_of=[("domain", "id")]),
+    # After the domains they apply to (PostHog's newest API; older PostHog keeps SAML on the domain).
+    Section("identity_provider_configs", _identity_provider.IdentityProviderConfig, _options(
+        _identity_provider.ARGUMENT_SPEC, tuple(_identity_provider.ARGUMENT_SPEC)), "identity provider configuration",
+        required_one_of=[("name", "id")]),
     Section("roster", _people.Roster, _options(
         _people.ROSTER_ARGUMENT_SPEC, ("people", "purge", "purge_owners", "resend_expired", "send_email",
                                        "invite_message")), "roster", many=False),
@@ -126,6 +132,16 @@ ORGANIZATION_VALIDATOR = ArgumentSpecValidator(dict(
     state=dict(type="str", default="present", choices=["present", "absent"]),
     settings=dict(type="dict"),
     **dict((section.key, dict(type="dict" if not section.many else "list")) for section in SECTIONS)))
+
+
+def records(domains, proxies):
+    """The DNS records still to publish: TXT records of domains not verified yet, CNAME records of
+    proxy records not live yet (PostHog cannot publish them; the user's DNS provider module can)."""
+    return dict(
+        dns_records=[_domain.verification_record(d) for d in domains or [] if not d.get("is_verified")
+                     and d.get("verification_challenge")],
+        cname_records=[_proxy_record.dns_record(p) for p in proxies or []
+                       if p.get("status") not in _proxy_record.DONE and p.get("target_cname")])
 
 
 def project_ids(org):
@@ -178,6 +194,7 @@ class OrganizationState:
         self.prune_projects = prune_projects
         self.secrets = set()
         self.plans = []  # (section, [(label, params)])
+        self.converged = {}  # section key -> the objects its items left (not deleted)
         self.project_ids = []
 
     # ------------------------------------------------------------------ checking
@@ -239,7 +256,7 @@ class OrganizationState:
         org = self._converge(organization, "organization", organization_report, combined).obj or {}
         self.project_ids = project_ids(org)
         sections["organization"] = organization_report.as_dict()
-        combined.extra.update(organization=org, sections=sections)
+        combined.extra.update(organization=org, sections=sections, project_id=None, dns_records=[], cname_records=[])
         if (self.definition.get("state") or "present") == "absent":
             return combined
         inner = Task(self.task.client, dict(self.task.params, organization=org.get("id") or self.definition.get("name"),
@@ -259,6 +276,13 @@ class OrganizationState:
                     for path, listing in listings.items():
                         if listing.collection(path) is not None:
                             self.project_ids = project_ids(dict(projects=listing.collection(path)))
+                if section.key == "domains":  # identity provider configurations name their domains among these
+                    for path, listing in listings.items():
+                        if listing.collection(path) is not None:  # with the ones check mode predicts
+                            known = listing.collection(path)
+                            names = set(d.get("domain") for d in known)
+                            inner.cache["organization_domains"] = known + [
+                                d for d in self.converged.get("domains", []) if d.get("domain") not in names]
                 if section.key == "roles":
                     for path, listing in listings.items():  # the default role is resolved among these
                         self.task.cache[("roles", path)] = listing.objects(section.resource(inner, dict(inner.params)))
@@ -277,6 +301,8 @@ class OrganizationState:
                 default_role=self.definition["default_role"]), known), "organization (default role)",
                 organization_report, combined)
             sections["organization"] = organization_report.as_dict()
+        combined.extra.update(project_id=inner.params["project_id"] if org.get("id") else None,
+                              **records(self.converged.get("domains"), self.converged.get("proxy_records")))
         return combined
 
     def default_project(self, org):
@@ -320,6 +346,8 @@ class OrganizationState:
             result = self._converge(resource, where, report, combined, skip_missing=section.skip_missing)
             if result is None:
                 continue
+            if isinstance(result.obj, dict) and "deleted" not in result.actions:
+                self.converged.setdefault(section.key, []).append(result.obj)
             seen = matched.setdefault(path, set())
             for obj in (resource.found, result.obj):
                 if isinstance(obj, dict) and obj.get("id") is not None:
@@ -454,6 +482,21 @@ def export_project(obj, comments):
     return item
 
 
+def export_identity_provider_config(obj, domain_names, comments):
+    item = dict(name=obj.get("name"))
+    for field in _identity_provider.FIELDS:
+        value = obj.get(field)
+        if value not in (None, "", []):
+            item[field] = value
+    ids = obj.get("organization_domain_ids") or []
+    if ids and obj.get("domain_scope") != "all":
+        item["domains"] = sorted(domain_names.get(i, str(i)) for i in ids)
+    if obj.get("has_oidc_client_secret"):
+        comments[obj.get("name")] = ("oidc_client_secret is set; PostHog never returns it, so it is left out: it is "
+                                     "only needed to create this configuration again (add it from your vault)")
+    return item
+
+
 def export_role(obj):
     return dict(name=obj.get("name"), members=sorted(holder_emails(obj)))
 
@@ -478,7 +521,8 @@ def export_document(task, organization):
     document = dict(name=org.get("name"))
     document["settings"] = dict((k, org[k]) for k in _organization.SETTINGS if org.get(k) is not None)
     org_task = Task(client, dict(task.params, organization=org["id"]), check_mode=True)
-    comments = dict(notes=notes, projects={}, batch_exports={})
+    comments = dict(notes=notes, projects={}, batch_exports={}, domains={}, identity_provider_configs={},
+                    proxy_records={})
 
     def listed(what, part):
         """The objects of one of the organization's collections; None (and a note) where refused."""
@@ -497,6 +541,16 @@ def export_document(task, organization):
             document["default_role"] = defaults[0]
     domains = client.list_all(org_task.org_path("domains"), context="listing domains")
     document["domains"] = [export_domain(d) for d in domains]
+    for obj in domains:
+        record = _domain.verification_record(obj)
+        if not obj.get("is_verified") and record.get("value"):
+            comments["domains"][obj.get("domain")] = ("not verified yet: publish the TXT record %s = %s, then set "
+                                                      "state: verified" % (record["name"], record["value"]))
+    configs = listed("identity provider configurations", "identity_provider_configs")
+    if configs is not None:
+        names = dict((d.get("id"), d.get("domain")) for d in domains)
+        document["identity_provider_configs"] = [export_identity_provider_config(c, names, comments["identity_provider_configs"])
+                                                 for c in configs if isinstance(c, dict)]
     members = _people.list_members(org_task)
     invites = _people.pending_invites(_people.list_invites(org_task))
     people = {}
@@ -513,6 +567,12 @@ def export_document(task, organization):
     if proxies is not None:
         document["proxy_records"] = [dict(domain=p.get("domain")) for p in proxies
                                      if isinstance(p, dict) and p.get("status") != "deleting"]
+        for obj in proxies:
+            if isinstance(obj, dict) and obj.get("status") not in _proxy_record.DONE + (_proxy_record.DELETING,):
+                record = _proxy_record.dns_record(obj)
+                comments["proxy_records"][obj.get("domain")] = (
+                    "not live yet (%s): publish the CNAME record %s -> %s" % (obj.get("status"), record.get("name"),
+                                                                             record.get("value")))
     # Batch exports through each project's route (PostHog's newest API has no other); the items of
     # the first project (where the document's exports go by default) carry no project_id.
     projects_ids = project_ids(org)
@@ -551,6 +611,8 @@ SECTION_COMMENTS = dict(
     default_role="The role new members get when they join (set once the roles exist).",
     proxy_records="Managed reverse proxies (posthog.admin.proxy_record); each needs its CNAME record published.",
     domains="Domains and single sign-on (posthog.admin.domain). A domain to verify needs its DNS TXT record.",
+    identity_provider_configs="SAML, OIDC and SCIM configurations and the domains they apply to "
+                              "(posthog.admin.identity_provider_config).",
     roster="Members and pending invites, by level (posthog.admin.roster). purge: true removes who is not listed.",
     batch_exports="Batch exports (posthog.admin.batch_export). Destination secrets are never returned: see the notes.",
     plugins="Pipeline plugins of every family (posthog.admin.pipeline_plugin).",
@@ -590,8 +652,8 @@ def to_yaml(document, comments, org, host):
     for note in comments["notes"]:
         lines.extend(_comment("NOTE: " + note))
     lines.append(dump(dict(name=document["name"])).rstrip())
-    for key in ("settings", "projects", "roles", "default_role", "domains", "roster", "proxy_records", "batch_exports",
-                "plugins", "event_definitions"):
+    for key in ("settings", "projects", "roles", "default_role", "domains", "identity_provider_configs", "roster",
+                "proxy_records", "batch_exports", "plugins", "event_definitions"):
         if key not in document:
             continue
         lines.append("")
@@ -602,7 +664,7 @@ def to_yaml(document, comments, org, host):
             continue
         lines.append("%s:" % key)
         for item in value:  # item by item, so a comment can stand right above the item it is about
-            about = comments.get(key, {}).get(item.get("name")) if isinstance(item, dict) else None
+            about = comments.get(key, {}).get(item.get("name") or item.get("domain")) if isinstance(item, dict) else None
             if about:
                 lines.extend(_comment(about, "  "))
             lines.extend("  " + line for line in dump([item]).rstrip().splitlines())
@@ -638,7 +700,8 @@ def read_state(task, params):
     """organization_state_info: the organization as a document, written to ``dest`` when given."""
     document, comments, org = export_document(task, task.organization_id)
     notes = comments["notes"] + ["%s %r: %s" % (kind, name, text) for key, kind in (
-        ("projects", "project"), ("batch_exports", "batch export")) for name, text in comments[key].items()]
+        ("projects", "project"), ("domains", "domain"), ("identity_provider_configs", "identity provider configuration"),
+        ("proxy_records", "proxy record"), ("batch_exports", "batch export")) for name, text in comments[key].items()]
     result = dict(definition=document, notes=notes)
     if params.get("dest"):
         import os

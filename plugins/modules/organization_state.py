@@ -14,10 +14,11 @@ short_description: Converge a whole PostHog organization from one document
 version_added: 0.2.0
 description:
   - Makes one organization look like O(definition) says, in one task - its settings, projects, roles
-    and the default role, domains and single sign-on, people, managed reverse proxies, batch exports,
-    pipeline plugins and documented event definitions - by handing each part to the engine of the
-    module that manages it (M(posthog.admin.organization), M(posthog.admin.project),
-    M(posthog.admin.role), M(posthog.admin.domain), M(posthog.admin.roster),
+    and the default role, domains and single sign-on, identity provider configurations, people, managed
+    reverse proxies, batch exports, pipeline plugins and documented event definitions - by handing each
+    part to the engine of the module that manages it (M(posthog.admin.organization), M(posthog.admin.project),
+    M(posthog.admin.role), M(posthog.admin.domain), M(posthog.admin.identity_provider_config),
+    M(posthog.admin.roster),
     M(posthog.admin.proxy_record), M(posthog.admin.batch_export), M(posthog.admin.pipeline_plugin),
     M(posthog.admin.event_definition)), in one process.
   - Every part of the document is checked before the first request, each collection is read once,
@@ -46,22 +47,23 @@ options:
         documented in unless an item names its own (default, the organization's first project).
       - C(settings) takes the settings of M(posthog.admin.organization); C(default_role) names the role
         new members get (set once the roles exist).
-      - C(projects), C(roles), C(domains), C(proxy_records), C(batch_exports), C(plugins) and
-        C(event_definitions) are lists whose items take the options of one object of
+      - C(projects), C(roles), C(domains), C(identity_provider_configs), C(proxy_records), C(batch_exports),
+        C(plugins) and C(event_definitions) are lists whose items take the options of one object of
         M(posthog.admin.project), M(posthog.admin.role), M(posthog.admin.domain),
-        M(posthog.admin.proxy_record), M(posthog.admin.batch_export), M(posthog.admin.pipeline_plugin)
+        M(posthog.admin.identity_provider_config) (PostHog's newest API only), M(posthog.admin.proxy_record), M(posthog.admin.batch_export), M(posthog.admin.pipeline_plugin)
         (with its C(family)) and M(posthog.admin.event_definition) (with its own C(project_id));
         C(roster) takes the options of M(posthog.admin.roster).
-      - Values of options those modules mark secret (destination credentials) are masked in the output.
+      - Values of options those modules mark secret (destination credentials, an OIDC client secret) are
+        masked in the output.
       - An event definition PostHog has not ingested yet is skipped with a warning (PostHog creates
         definitions when it ingests the event).
     type: dict
     required: true
   prune:
     description:
-      - Also remove, in each part the document has, what it does not list - roles, domains, proxy
-        records, batch exports, plugins of every family, and people (as M(posthog.admin.roster) with its
-        purge option, so never the API key's own user, and owners only with O(prune_owners)).
+      - Also remove, in each part the document has, what it does not list - roles, domains, identity
+        provider configurations, proxy records, batch exports of every project, plugins of every family,
+        and people (as M(posthog.admin.roster) with its purge option, so never the API key's own user, and owners only with O(prune_owners)).
       - Projects only with O(prune_projects) as well; event definitions never (PostHog makes them from
         the events it ingests).
       - A part the document leaves out is never pruned; an empty list prunes everything in its part.
@@ -136,6 +138,37 @@ organization:
   sample:
     id: 0190a3f4-7b1e-7c3a-9d2f-1a2b3c4d5e6f
     name: Acme
+project_id:
+  description:
+    - The project the document's batch exports and event definitions go to unless an item names its own
+      (the document's C(project_id), else the organization's first project). None when the organization
+      does not exist (check mode) or was deleted.
+  returned: always
+  type: str
+  sample: "12345"
+dns_records:
+  description:
+    - The DNS TXT records of the document's domains that are not verified yet. PostHog verifies a domain
+      by such a record, which you publish with your DNS provider's module; then set the domain's
+      C(state) to V(verified).
+  returned: always
+  type: list
+  elements: dict
+  sample:
+    - record_type: TXT
+      name: _posthog-challenge.acme.example
+      value: ph_verify_1a2b3c
+cname_records:
+  description:
+    - The DNS CNAME records of the document's proxy records that are not live yet (PostHog serves a
+      proxy once its domain points at the record's target).
+  returned: always
+  type: list
+  elements: dict
+  sample:
+    - record_type: CNAME
+      name: t.acme.example
+      value: 0190a3f4.proxy-us.posthog.com
 sections:
   description:
     - What the task did, part by part - C(organization) and each part the document has. Each is a

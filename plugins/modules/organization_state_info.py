@@ -16,13 +16,15 @@ description:
   - Reads one organization and returns it as O(ignore:definition), the document that
     M(posthog.admin.organization_state) and the role M(posthog.admin.organization_as_code) converge -
     settings, projects with their settings, roles with who holds them and the default role, domains
-    with their single sign-on, the people (members and pending invites, with their levels), managed
+    with their single sign-on (and the TXT record of each domain not verified yet, in C(notes) and the
+    file's comments), identity provider configurations (PostHog's newest API), the people (members and pending invites, with their levels), managed
     reverse proxies, batch exports, pipeline plugins of every family, and the documented event
     definitions of the organization's projects.
   - Applying the document back changes nothing; applying it to a new organization recreates it,
     secrets aside.
-  - Secrets cannot be read back (PostHog never returns destination credentials), so the document
-    leaves them out, and C(notes) says which export needs which one to be created again. No
+  - Secrets cannot be read back (PostHog never returns destination credentials or an OIDC client
+    secret), so the document leaves them out, and C(notes) says which object needs which one to be
+    created again. No
     placeholder is ever written in their place.
   - With O(dest), also writes the document as commented YAML on the host that runs the task (the
     controller, for a play on V(localhost)); that file is the only thing this module changes.
@@ -106,7 +108,8 @@ definition:
 notes:
   description:
     - What a person should know about the document - secrets to add before creating an object again,
-      parts left out.
+      DNS records still to publish, parts left out (for example identity provider configurations on a
+      PostHog that has none).
   returned: always
   type: list
   elements: str

@@ -14,7 +14,7 @@ import yaml
 
 from ansible_collections.posthog.admin.plugins.modules import organization_state, organization_state_info
 from ansible_collections.posthog.admin.tests.unit.conftest import page
-from ansible_collections.posthog.admin.tests.unit.objects import batch_export, domain, invite, member
+from ansible_collections.posthog.admin.tests.unit.objects import CHALLENGE, batch_export, domain, invite, member
 
 ORG_ID = "0190a3f4-7b1e-7c3a-9d2f-00000000000a"
 ORG = dict(id=ORG_ID, name="Acme", slug="acme", enforce_2fa=True, is_member_join_email_enabled=False,
@@ -43,6 +43,9 @@ def test_an_unchanged_document_reads_each_collection_once(server, run_module):
                                 "GET %smembers/?limit=500" % BASE, "GET %sinvites/?limit=500" % BASE,
                                 "GET /api/projects/7/batch_exports/?limit=500"]
     assert result["sections"]["domains"] == dict(changed=False, unchanged=["domains[0] (domain 'example.com')"])
+    # what the role's facts are made of: the default project, the TXT record still to publish
+    assert result["project_id"] == "7" and result["cname_records"] == []
+    assert result["dns_records"] == [dict(record_type="TXT", name="_posthog-challenge.example.com", value=CHALLENGE)]
 
 
 def test_a_bad_document_fails_before_any_request_naming_every_problem(server, run_module):
@@ -112,9 +115,15 @@ def test_export_writes_commented_yaml_that_reads_back_as_the_document(server, ru
     server.script((200, dict(ORG, default_role_id="r1")), (200, page(dict(id=7, name="Default project"))),
                   (200, dict(id=7, name="Default project", timezone="UTC", anonymize_ips=False,
                              slack_incoming_webhook="https://hooks.example/secret")),
-                  (200, page(viewers)), (200, page(domain(verified=True))),
+                  (200, page(viewers)), (200, page(domain(verified=True), domain(id="d2", domain="new.example"))),
+                  (200, page(dict(id="i1", name="Okta", config_scope="oidc", domain_scope="selected",
+                                  organization_domain_ids=["d1"], oidc_issuer_url="https://acme.okta.example",
+                                  oidc_client_id="posthog", has_oidc_client_secret=True, scim_enabled=False,
+                                  saml_entity_id=None, id_jag_allowed_clients=[]))),
                   (200, page(member("a@acme.example", 15), member("bot@posthogbot.user"))),
-                  (200, page(invite("b@acme.example", 8))), (200, page(dict(id="p1", domain="t.acme.example"))),
+                  (200, page(invite("b@acme.example", 8))),
+                  (200, page(dict(id="p1", domain="t.acme.example", status="valid"),
+                             dict(id="p2", domain="e.acme.example", status="waiting", target_cname="p2.proxy.example"))),
                   (200, page(*exports)), (200, page()), (200, page()), (200, page()), (200, page()),
                   (200, page(dict(id="e1", name="signed_up", description="A sign-up", tags=[]),
                              dict(id="e2", name="noise"))))
@@ -124,14 +133,24 @@ def test_export_writes_commented_yaml_that_reads_back_as_the_document(server, ru
     doc = result["definition"]
     assert doc["roster"]["people"] == [dict(email="a@acme.example", level="owner"),
                                        dict(email="b@acme.example", level="admin")]
-    assert doc["domains"] == [dict(domain="example.com", state="verified", jit_provisioning_enabled=False)]
+    assert doc["domains"] == [dict(domain="example.com", state="verified", jit_provisioning_enabled=False),
+                              dict(domain="new.example", state="present")]  # SSO settings wait for verification
+    assert doc["identity_provider_configs"] == [dict(
+        name="Okta", config_scope="oidc", domain_scope="selected", domains=["example.com"],
+        oidc_issuer_url="https://acme.okta.example", oidc_client_id="posthog", scim_enabled=False)]
     assert doc["batch_exports"][0]["destination"] == S3
     assert doc["event_definitions"] == [dict(name="signed_up", project_id="7", description="A sign-up")]
     assert doc["projects"] == [dict(name="Default project", timezone="UTC", anonymize_ips=False)]
     assert doc["roles"] == [dict(name="Viewers", members=["a@acme.example"])] and doc["default_role"] == "Viewers"
-    assert doc["proxy_records"] == [dict(domain="t.acme.example")]
+    assert doc["proxy_records"] == [dict(domain="t.acme.example"), dict(domain="e.acme.example")]
     assert "hooks.example" not in json.dumps(result)
     text = dest.read_text()
     assert yaml.safe_load(text) == doc and result["changed"] is True
     assert "# destination.config also takes aws_access_key_id, aws_secret_access_key" in text
     assert "# slack_incoming_webhook is set; it is a secret" in text
+    # what a person must do by hand: publish DNS records, add the secrets PostHog never returns
+    comments = " ".join(line.strip()[2:] for line in text.splitlines() if line.strip().startswith("# "))
+    assert "not verified yet: publish the TXT record _posthog-challenge.new.example = %s" % CHALLENGE in comments
+    assert "not live yet (waiting): publish the CNAME record e.acme.example -> p2.proxy.example" in comments
+    assert "  # oidc_client_secret is set; PostHog never returns it" in text
+    assert any("domain 'new.example': not verified yet" in note for note in result["notes"])
