@@ -222,6 +222,7 @@ $(BIN)/.molecule-stamp: requirements-molecule.txt $(BIN)/.stamp
 # ANSIBLE_COLLECTIONS_SCAN_SYS_PATH=true here only: with false (exported above), molecule warns that it cannot
 # patch the collection paths; .venv's sys.path holds no ansible_collections, so the copy stays the only one.
 molecule: collection-molecule $(BIN)/.molecule-stamp
+	mkdir -p $(BUILD)
 	set -o pipefail; cd $(BUILD)-molecule/ansible_collections/posthog/admin && PATH=$(CURDIR)/$(BIN):$$PATH MOLECULE_EPHEMERAL_DIRECTORY=$(CURDIR)/$(BUILD)/molecule \
 	  ANSIBLE_COLLECTIONS_SCAN_SYS_PATH=true ANSIBLE_COLLECTIONS_PATH=$(CURDIR)/$(BUILD)-molecule \
 	  $(CURDIR)/$(BIN)/molecule test --scenario-name default 2>&1 | tee $(CURDIR)/$(BUILD)/molecule.log

@@ -348,6 +348,9 @@ class OrganizationState:
                 continue
             if isinstance(result.obj, dict) and "deleted" not in result.actions:
                 self.converged.setdefault(section.key, []).append(result.obj)
+                if result.obj.get("scim_bearer_token"):  # answered once: returned, never lost
+                    combined.extra.setdefault("scim_bearer_tokens", {})[result.obj.get("name")] = \
+                        result.obj["scim_bearer_token"]
             seen = matched.setdefault(path, set())
             for obj in (resource.found, result.obj):
                 if isinstance(obj, dict) and obj.get("id") is not None:
@@ -570,9 +573,8 @@ def export_document(task, organization):
         for obj in proxies:
             if isinstance(obj, dict) and obj.get("status") not in _proxy_record.DONE + (_proxy_record.DELETING,):
                 record = _proxy_record.dns_record(obj)
-                comments["proxy_records"][obj.get("domain")] = (
-                    "not live yet (%s): publish the CNAME record %s -> %s" % (obj.get("status"), record.get("name"),
-                                                                             record.get("value")))
+                comments["proxy_records"][obj.get("domain")] = "not live yet (%s): publish the CNAME record %s -> %s" % (
+                    obj.get("status"), record.get("name"), record.get("value"))
     # Batch exports through each project's route (PostHog's newest API has no other); the items of
     # the first project (where the document's exports go by default) carry no project_id.
     projects_ids = project_ids(org)

@@ -50,8 +50,8 @@ options:
       - C(projects), C(roles), C(domains), C(identity_provider_configs), C(proxy_records), C(batch_exports),
         C(plugins) and C(event_definitions) are lists whose items take the options of one object of
         M(posthog.admin.project), M(posthog.admin.role), M(posthog.admin.domain),
-        M(posthog.admin.identity_provider_config) (PostHog's newest API only), M(posthog.admin.proxy_record), M(posthog.admin.batch_export), M(posthog.admin.pipeline_plugin)
-        (with its C(family)) and M(posthog.admin.event_definition) (with its own C(project_id));
+        M(posthog.admin.identity_provider_config) (PostHog's newest API only), M(posthog.admin.proxy_record),
+        M(posthog.admin.batch_export), M(posthog.admin.pipeline_plugin) (with its C(family)) and M(posthog.admin.event_definition) (with its own C(project_id));
         C(roster) takes the options of M(posthog.admin.roster).
       - Values of options those modules mark secret (destination credentials, an OIDC client secret) are
         masked in the output.
@@ -169,6 +169,16 @@ cname_records:
     - record_type: CNAME
       name: t.acme.example
       value: 0190a3f4.proxy-us.posthog.com
+scim_bearer_tokens:
+  description:
+    - The SCIM bearer tokens PostHog made in this run, by identity provider configuration name (when an
+      item turned SCIM on or regenerated its token). PostHog answers a token once, so this is the only
+      place it appears; give it to your identity provider or a vault in the same play, and run such a
+      task with C(no_log) where its output is kept.
+  returned: when a SCIM token was made
+  type: dict
+  sample:
+    Okta: phs_8f1c2d3e4a5b6c7d8e9f
 sections:
   description:
     - What the task did, part by part - C(organization) and each part the document has. Each is a

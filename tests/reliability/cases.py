@@ -1178,7 +1178,7 @@ ORGANIZATION_STATE_INFO = ModuleCase(
 # The list option of each state module, besides DOMAINS (in MODULES): run by the commit-then-5xx
 # test of test_reliability.py, which needs a create, an update and a delete of each list.
 LIST_EXPORT_S3 = {"type": "S3", "config": {"bucket_name": "list-bucket", "region": "eu-west-1", "prefix": "list/",
-                                            "aws_access_key_id": S3_KEY_ID, "aws_secret_access_key": S3_SECRET}}
+                                           "aws_access_key_id": S3_KEY_ID, "aws_secret_access_key": S3_SECRET}}
 
 
 def setup_batch_exports(api):
