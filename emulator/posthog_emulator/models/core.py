@@ -236,9 +236,9 @@ class CachedOrganization(Organization):
 
     def __getattribute__(self, name):
         if name in _ORGANIZATION_CONTENT:
-            from posthog_emulator import cache
+            from posthog_emulator import tables
 
-            cache.depend_on((Organization._meta.db_table,))
+            tables.depend_on((Organization._meta.db_table,))
             # Recorded once per instance: from now on it is a plain Organization (no more checks).
             object.__setattr__(self, "__class__", Organization)
         return object.__getattribute__(self, name)
@@ -366,10 +366,16 @@ class EmulatorState(models.Model):
 
     @classmethod
     def get(cls, key: str, default=None):
-        from posthog_emulator import cache  # read through the table-versioned cache
+        import copy
 
-        found, value = cache.state_value(key)
-        return value if found else default
+        from posthog_emulator import tables  # remembered while the table is unchanged
+
+        def load():
+            row = cls.objects.filter(key=key).first()
+            return (True, row.value) if row is not None else (False, None)
+
+        found, value = tables.versioned(("emulator_state", key), cls._meta.db_table, load)
+        return copy.deepcopy(value) if found else default
 
     @classmethod
     def put(cls, key: str, value) -> None:

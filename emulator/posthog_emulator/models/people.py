@@ -44,9 +44,9 @@ def emulator_now():
 
     An answer computed from it changes with time: it must not be reused (see
     :mod:`posthog_emulator.responses`)."""
-    from posthog_emulator import cache
+    from posthog_emulator import tables
 
-    cache.uncacheable()
+    tables.uncacheable()
     return timezone.now() + clock_offset()
 
 
