@@ -1,39 +1,94 @@
-"""Housekeeping: no helper left behind by a refactor."""
+"""The emulator's layers: models (with the table versions under them), pure rules, the /api/ views
+and the control API apart, and no import cycle between its modules, lazy imports included."""
 
 import ast
 import pathlib
 
-import pytest
-
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "posthog_emulator"
-SOURCES = {path: path.read_text() for path in PACKAGE.rglob("*.py")}
 
 
-def names_used(tree) -> set[str]:
-    """Every identifier a module refers to (names, attributes, imported names)."""
-    used = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            used.add(node.id)
-        elif isinstance(node, ast.Attribute):
-            used.add(node.attr)
-        elif isinstance(node, ast.alias):
-            used.add(node.name.rsplit(".", 1)[-1])
-    return used
+def module_name(path: pathlib.Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-@pytest.mark.parametrize("module", ["errors.py", "http.py", "guard.py", "limits.py", "cache.py", "responses.py"])
-def test_every_public_function_of_the_shared_modules_is_used(module):
-    path = PACKAGE / module
-    tree = ast.parse(SOURCES[path])
-    public = [node.name for node in tree.body if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")]
-    elsewhere = set()
-    for other, text in SOURCES.items():
-        if other != path:
-            elsewhere |= names_used(ast.parse(text))
-    own_calls = [n.func for n in ast.walk(tree) if isinstance(n, ast.Call)]
-    own = {f.id for f in own_calls if isinstance(f, ast.Name)} | {f.attr for f in own_calls if isinstance(f, ast.Attribute)}
-    dotted = SOURCES[PACKAGE / "settings.py"] + SOURCES[PACKAGE / "urls.py"]  # "posthog_emulator.x.name"
-    unused = [name for name in public
-              if name not in elsewhere and name not in own and f"{path.stem}.{name}" not in dotted]
-    assert unused == [], f"unused in {module}: {unused}"
+def imports() -> dict:
+    """module -> the posthog_emulator modules it imports anywhere in its body."""
+    modules = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph = {}
+    for name, path in modules.items():
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            targets = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                # `from posthog_emulator import cache` names a module; `from ...models import X` a name
+                targets = [f"{node.module}.{alias.name}" for alias in node.names
+                           if f"{node.module}.{alias.name}" in modules] or [node.module]
+            found.update(t for t in targets if t.startswith("posthog_emulator") and t in modules and t != name)
+        graph[name] = found
+    return graph
+
+
+def cycles(graph: dict) -> list:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index, low, stack, on_stack, result, counter = {}, {}, [], set(), [], [0]
+
+    def visit(node):
+        index[node] = low[node] = counter[0]
+        counter[0] += 1
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph[node]:
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                result.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return result
+
+
+def test_no_import_cycles():
+    assert cycles(imports()) == []
+
+
+def test_models_import_only_models_rules_and_table_versions():
+    allowed = ("posthog_emulator.models", "posthog_emulator.rules", "posthog_emulator.tables",
+               "posthog_emulator.generations")
+    wrong = {name: sorted(t for t in targets if not t.startswith(allowed))
+             for name, targets in imports().items() if name.startswith("posthog_emulator.models")}
+    assert {k: v for k, v in wrong.items() if v} == {}
+
+
+def test_rules_know_nothing_of_http():
+    wrong = {name: sorted(t for t in targets if t.startswith(("posthog_emulator.api", "posthog_emulator.control",
+                                                               "posthog_emulator.responses", "posthog_emulator.cache")))
+             for name, targets in imports().items() if name.startswith("posthog_emulator.rules")}
+    assert {k: v for k, v in wrong.items() if v} == {}
+
+
+def test_api_views_do_not_reach_into_the_control_api():
+    wrong = {name: sorted(t for t in targets if t.startswith("posthog_emulator.control"))
+             for name, targets in imports().items() if name.startswith("posthog_emulator.api")}
+    assert {k: v for k, v in wrong.items() if v} == {}
+
+
+def test_view_files_stay_readable():
+    long = {module_name(p): n for p in (PACKAGE / "api").glob("*.py")
+            if (n := len(p.read_text().splitlines())) > 450}  # ~400 lines a view file
+    assert long == {}
