@@ -71,7 +71,6 @@ def clear() -> None:
     with _lock:
         _keys.clear()
         _organizations.clear()
-        _memo.clear()
     _tables.forget()
 
 
@@ -198,9 +197,6 @@ def _instance(model, values: tuple):
 # Memoised reads
 # --------------------------------------------------------------------------------------------
 
-_memo: dict = {}
-
-
 def memo(key, models, compute):
     """``compute()``, remembered under ``key`` while no table of ``models`` was written.
 
@@ -209,17 +205,7 @@ def memo(key, models, compute):
     """
     import copy
 
-    tables = tuple(model._meta.db_table for model in models)
-    depend_on(tables)
-    stamp = versions(tables)
-    cached = _memo.get(key)
-    if cached is None or cached[0] != stamp:
-        value = compute()
-        with _lock:
-            if len(_memo) >= MAX_ENTRIES:
-                _memo.clear()
-            _memo[key] = cached = (stamp, value)
-    return copy.deepcopy(cached[1])
+    return copy.deepcopy(_tables.versioned(("memo", key), tuple(model._meta.db_table for model in models), compute))
 
 
 def instances(model, rows) -> list:

@@ -136,11 +136,12 @@ def authenticated_with(secure_value: str) -> None:
 _remembered: dict = {}
 
 
-def versioned(key, table: str, load):
-    """``load()``, remembered under ``key`` while ``table`` is unchanged; the current request
-    depends on ``table``. ``load`` returns plain values; the caller copies what it hands out."""
-    depend_on((table,))
-    stamp = _versions[table]
+def versioned(key, tables: tuple, load):
+    """``load()``, remembered under ``key`` while no table of ``tables`` was written; the current
+    request depends on them. ``load`` returns plain values (tuples, numbers, strings, never model
+    instances); the caller copies what it hands out."""
+    depend_on(tables)
+    stamp = versions(tables)
     cached = _remembered.get(key)
     if cached is None or cached[0] != stamp:
         value = load()

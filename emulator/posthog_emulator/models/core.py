@@ -374,7 +374,7 @@ class EmulatorState(models.Model):
             row = cls.objects.filter(key=key).first()
             return (True, row.value) if row is not None else (False, None)
 
-        found, value = tables.versioned(("emulator_state", key), cls._meta.db_table, load)
+        found, value = tables.versioned(("emulator_state", key), (cls._meta.db_table,), load)
         return copy.deepcopy(value) if found else default
 
     @classmethod
