@@ -34,6 +34,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     Failure,
     Resource,
     Step,
+    name_problem,
 )
 
 CONFIG_SCOPES = ["saml", "oidc", "scim", "xaa"]
@@ -149,9 +150,7 @@ class IdentityProviderConfig(Resource):
     def validate(self):
         params = self.params
         problems = []
-        name = params.get("name")
-        if name is not None and not (0 < len(name.strip()) <= NAME_MAX_LENGTH):
-            problems.append("name must be 1 to %d characters, not blank" % NAME_MAX_LENGTH)
+        problems.extend(p for p in [name_problem(params, NAME_MAX_LENGTH)] if p)
         oidc = [f for f in OIDC_FIELDS + ("oidc_client_secret",) if params.get(f)]
         if oidc and params.get("config_scope") not in (None, "oidc"):
             problems.append("%s: OIDC settings need config_scope: oidc (PostHog refuses them on a %s configuration)"

@@ -12,7 +12,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.posthog.admin.plugins.module_utils._module import UUID_RE, list_or_get
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Resource
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Resource, name_problem
 from ansible_collections.posthog.admin.plugins.module_utils._role import default_role_id
 
 SETTINGS = (
@@ -61,10 +61,7 @@ class Organization(Resource):
 
     def validate(self):
         problems = []
-        name = self.params.get("name")
-        if name is not None and not (0 < len(name.strip()) <= NAME_MAX_LENGTH):
-            problems.append("name must be 1 to %d characters, not blank; got %d characters"
-                            % (NAME_MAX_LENGTH, len(name)))
+        problems.extend(p for p in [name_problem(self.params, NAME_MAX_LENGTH)] if p)
         logo = self.params.get("logo_media_id")
         if logo and not UUID_RE.match(logo.strip()):
             problems.append("logo_media_id must be the id (a UUID) of media uploaded to PostHog, or an empty string "

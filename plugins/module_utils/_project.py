@@ -25,7 +25,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Resource
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Resource, name_problem
 
 NAME_MAX_LENGTH = 200
 MAX_RECORDING_DURATION = 30000
@@ -112,12 +112,7 @@ class Project(Resource):
         problems = []
         if params.get("id") is not None and not str(params["id"]).strip().isdigit():
             problems.append("id must be a project's numeric id, got %r" % params["id"])
-        name = params.get("name")
-        if name is not None:
-            params["name"] = name.strip()
-            if not 0 < len(params["name"]) <= NAME_MAX_LENGTH:
-                problems.append("name must be 1 to %d characters, not blank; got %d characters"
-                                % (NAME_MAX_LENGTH, len(params["name"])))
+        problems.extend(p for p in [name_problem(params, NAME_MAX_LENGTH)] if p)
         rate = params.get("session_recording_sample_rate")
         if rate is not None and (not 0 <= rate <= 1 or round(rate, 2) != rate):
             problems.append("session_recording_sample_rate must be a number from 0 to 1 with at most two decimals "

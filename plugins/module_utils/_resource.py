@@ -37,6 +37,18 @@ FLOW_METHODS = ("converge", "find", "changes", "lookup", "problems", "lookup_phr
                 "_candidates", "_recover_created", "_failure")
 
 
+def name_problem(params, max_length, option="name"):
+    """Strip ``params[option]`` in place (PostHog trims names); the problem when it is then blank or
+    longer than PostHog takes, else None."""
+    name = params.get(option)
+    if name is None:
+        return None
+    params[option] = name = name.strip()
+    if not 0 < len(name) <= max_length:
+        return "%s must be 1 to %d characters, not blank; got %d characters" % (option, max_length, len(name))
+    return None
+
+
 def values_match(desired, current, unordered=False):
     """Whether the server's ``current`` already satisfies the user's ``desired`` value.
 

@@ -34,7 +34,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._people import (
     normalize_email,
     pending_invites,
 )
-from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step
+from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step, name_problem
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import (
     add_holder,
     explain,
@@ -159,12 +159,7 @@ class Role(Resource):
     def validate(self):
         params = self.params
         problems = []
-        name = params.get("name")
-        if name is not None:
-            params["name"] = name.strip()
-            if not 0 < len(params["name"]) <= NAME_MAX_LENGTH:
-                problems.append("name must be 1 to %d characters, not blank; got %d characters"
-                                % (NAME_MAX_LENGTH, len(params["name"])))
+        problems.extend(p for p in [name_problem(params, NAME_MAX_LENGTH)] if p)
         if params.get("members") is not None:
             seen = set()
             normalised = []
