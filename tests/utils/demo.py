@@ -3,7 +3,8 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """`make demo`: start the emulator, converge demo/site.yml, converge it again expecting changed=0,
 switch the emulator to PostHog's newest API (its posthog profile) and do the same with
-demo/newest.yml, show the inventory, stop the emulator. Exits non-zero if any step misbehaves."""
+demo/newest.yml, export the organization as code and apply the export back (demo/adopt.yml), show
+the inventory, stop the emulator. Exits non-zero if any step misbehaves."""
 import json
 import os
 import re
@@ -100,6 +101,11 @@ def main():
         changed, failed = converge(env, "PostHog's newest API again: nothing to change", "newest.yml")
         if failed or changed:
             sys.exit("demo: the second run of newest.yml changed %d things; it should change none" % changed)
+        # Adopt: the organization exported as code in one task, and applied back with no change
+        # (the export task writes the file: its one change).
+        changed, failed = converge(env, "Adopt it: export the organization as code, apply the export back", "adopt.yml")
+        if failed or changed > 1:
+            sys.exit("demo: adopting the organization failed or changed %d things" % changed)
         banner("ansible-inventory --graph (posthog.admin.organizations)")
         run([os.path.join(BIN, "ansible-inventory"), "--graph"], env)
         banner("ansible-inventory --host acme-analytics")
@@ -107,7 +113,7 @@ def main():
     finally:
         subprocess.call(ctl + ["stop", "--state", STATE])
     banner("Demo done in %.0f s: converged, re-converged with changed=0 (the spec's API and PostHog's newest), "
-           "inventory shown" % (time.time() - started))
+           "exported as code and applied back unchanged, inventory shown" % (time.time() - started))
 
 
 if __name__ == "__main__":
