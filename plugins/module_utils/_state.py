@@ -406,13 +406,14 @@ def export_domain(obj):
     return item
 
 
-def export_batch_export(obj, notes, comments):
+def export_batch_export(obj, notes, comments, integration_names=None):
     destination = obj.get("destination") or {}
     dest_type = destination.get("type")
     config = dict((k, v) for k, v in (destination.get("config") or {}).items() if v is not None)
     item = dict(name=obj.get("name"), state="paused" if obj.get("paused") else "present")
-    for key in ("model", "interval", "start_at", "end_at"):
-        if obj.get(key) not in (None, ""):
+    for key in ("model", "interval", "start_at", "end_at", "timezone", "offset_day", "offset_hour", "filters",
+                "hogql_modifiers"):  # the last five: PostHog's newest API
+        if obj.get(key) not in (None, "", [], {}):
             item[key] = obj[key]
     query = _batch_export.current_query(obj)
     if query:
@@ -421,6 +422,9 @@ def export_batch_export(obj, notes, comments):
         public, dummy = _batch_export.split_config(dest_type, config)
         known = set(_batch_export.all_config_keys())
         item["destination"] = dict(type=dest_type, config=dict((k, v) for k, v in sorted(public.items()) if k in known))
+        if destination.get("integration") is not None:  # by name where it has one: it names it in any organization
+            item["destination"]["integration"] = (integration_names or {}).get(destination["integration"]) \
+                or str(destination["integration"])
         secrets = list(_batch_export.DESTINATION_TYPES[dest_type]["secret"])
         if secrets:
             comments[obj.get("name")] = (
@@ -435,6 +439,21 @@ def export_batch_export(obj, notes, comments):
 
 
 PLUGIN_FIELDS = ("description", "is_global")
+
+
+def integration_names(client, notes, project_id, exports):
+    """``{id: name}`` of the project's integrations, read only when one of ``exports`` uses one; a
+    name only where it names a single integration (else the export keeps the id)."""
+    if not any(isinstance(e, dict) and (e.get("destination") or {}).get("integration") is not None
+               for e in exports or []):
+        return {}
+    found = _quietly(notes, "integrations of project %s" % project_id, lambda: client.list_all(
+        "/api/projects/%s/integrations/" % project_id, context="listing integrations of project %s" % project_id))
+    named = [(i.get("id"), (i.get("config") or {}).get("name")) for i in found or [] if isinstance(i, dict)]
+    counts = {}
+    for dummy, name in named:
+        counts[name] = counts.get(name, 0) + 1
+    return dict((obj_id, name) for obj_id, name in named if name and counts[name] == 1)
 
 
 def export_plugin(obj, family):
@@ -582,8 +601,9 @@ def export_document(task, organization):
     for project_id in projects_ids:
         exports = _quietly(notes, "batch exports of project %s" % project_id, lambda pid=project_id: client.list_all(
             "/api/projects/%s/batch_exports/" % pid, context="listing batch exports of project %s" % pid))
+        names = integration_names(client, notes, project_id, exports)
         for obj in exports or []:
-            item = export_batch_export(obj, notes, comments["batch_exports"])
+            item = export_batch_export(obj, notes, comments["batch_exports"], names)
             if item and project_id != projects_ids[0]:
                 item["project_id"] = str(project_id)
             if item:

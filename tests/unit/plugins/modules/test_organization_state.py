@@ -154,3 +154,23 @@ def test_export_writes_commented_yaml_that_reads_back_as_the_document(server, ru
     assert "not live yet (waiting): publish the CNAME record e.acme.example -> p2.proxy.example" in comments
     assert "  # oidc_client_secret is set; PostHog never returns it" in text
     assert any("domain 'new.example': not verified yet" in note for note in result["notes"])
+
+
+def test_export_names_the_integration_an_export_writes_with(server, run_module):
+    """PostHog's newest API keeps credentials in an integration: the export names it (by its name,
+    which finds it in any organization) and carries the newest settings; nothing secret is needed."""
+    newest = batch_export(destination=dict(type="AwsS3", integration=41, config=dict(
+        bucket_name="b", region="eu-west-1", prefix="p/")), timezone="Europe/Berlin", offset_hour=2, filters=[])
+    server.script((200, ORG), (200, page()), (200, page()), (200, page()), (200, page()), (200, page()),
+                  (200, page()), (200, page()), (200, page(newest)),
+                  (200, page(dict(id=41, kind="aws-s3", config=dict(name="acme-aws")),
+                             dict(id=42, kind="aws-s3", config=dict(name="other")))),
+                  (200, page()), (200, page()), (200, page()), (200, page()), (200, page()))
+    result = run_module(organization_state_info, dict(organization=ORG_ID))
+    assert not result["failed"], result["msg"]
+    assert "GET /api/projects/7/integrations/?limit=500" in run_module.calls
+    assert result["definition"]["batch_exports"] == [dict(
+        name="Nightly", state="present", model="events", interval="day", timezone="Europe/Berlin", offset_hour=2,
+        destination=dict(type="AwsS3", integration="acme-aws", config=dict(bucket_name="b", prefix="p/",
+                                                                             region="eu-west-1")))]
+    assert not any("batch export" in note for note in result["notes"])
