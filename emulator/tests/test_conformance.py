@@ -107,7 +107,7 @@ def to_json_schema(node, operation_path: str, newest: bool):
         if key == "properties":
             properties = {}
             for name, schema in value.items():
-                quirk = next((real for pattern, prop, real in QUIRKS
+                quirk = next((to_json_schema(real, operation_path, newest) for pattern, prop, real in QUIRKS
                               if prop == name and re.search(pattern, operation_path)), None)
                 if quirk is None and newest and name in NEWER_NULLABLE:
                     quirk = {"anyOf": [to_json_schema(schema, operation_path, newest), {"type": "null"}]}
@@ -130,20 +130,22 @@ def to_json_schema(node, operation_path: str, newest: bool):
     return out
 
 
-def write_only_leaks(schema, data, where="") -> list[str]:
-    """``writeOnly`` properties present in an answer."""
+def write_only_leaks(schema, data, path: str, where="") -> list[str]:
+    """``writeOnly`` properties present in an answer to an operation on ``path`` (looked for in
+    what a quirk says a property really is, too: a role's members are role memberships)."""
     leaks = []
     if isinstance(schema, dict) and isinstance(data, dict):
         for name, sub in (schema.get("properties") or {}).items():
             if name in data:
+                sub = next((real for pattern, prop, real in QUIRKS if prop == name and re.search(pattern, path)), sub)
                 if isinstance(sub, dict) and sub.get("writeOnly"):
                     leaks.append(f"{where}.{name}")
-                leaks += write_only_leaks(sub, data[name], f"{where}.{name}")
+                leaks += write_only_leaks(sub, data[name], path, f"{where}.{name}")
         for sub in schema.get("allOf", []) + schema.get("oneOf", []) + schema.get("anyOf", []):
-            leaks += write_only_leaks(sub, data, where)
+            leaks += write_only_leaks(sub, data, path, where)
     elif isinstance(schema, dict) and isinstance(data, list) and isinstance(schema.get("items"), dict):
         for index, item in enumerate(data):
-            leaks += write_only_leaks(schema["items"], item, f"{where}[{index}]")
+            leaks += write_only_leaks(schema["items"], item, path, f"{where}[{index}]")
     return leaks
 
 
@@ -309,7 +311,8 @@ def check_operation(world, path, method, newest) -> list[str]:
     for failure in sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path)):
         where = "/".join(str(p) for p in failure.absolute_path)
         problems.append(f"{method.upper()} {path} at {where or '(root)'}: {failure.message[:200]}")
-    problems += [f"{method.upper()} {path}: writeOnly {leak} in the answer" for leak in write_only_leaks(schema, data)]
+    problems += [f"{method.upper()} {path}: writeOnly {leak} in the answer"
+                 for leak in write_only_leaks(schema, data, path)]
     return problems
 
 
