@@ -40,7 +40,7 @@ options:
   definition:
     description:
       - The organization, as the variable C(organization_as_code_organization) of the role
-        M(posthog.admin.organization_as_code) takes it (see the role's argument specification for
+        P(posthog.admin.organization_as_code#role) takes it (see the role's argument specification for
         every option).
       - C(name) (or C(id)) finds the organization; C(state) is V(present) (default) or V(absent);
         C(project_id) is the project new batch exports are created in and event definitions are

@@ -14,7 +14,7 @@ short_description: Export a PostHog organization as one document, to keep as cod
 version_added: 0.2.0
 description:
   - Reads one organization and returns it as O(ignore:definition), the document that
-    M(posthog.admin.organization_state) and the role M(posthog.admin.organization_as_code) converge -
+    M(posthog.admin.organization_state) and the role P(posthog.admin.organization_as_code#role) converge -
     settings, projects with their settings, roles with who holds them and the default role, domains
     with their single sign-on (and the TXT record of each domain not verified yet, in C(notes) and the
     file's comments), identity provider configurations (PostHog's newest API), the people (members and pending invites, with their levels), managed
