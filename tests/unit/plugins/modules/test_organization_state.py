@@ -171,6 +171,6 @@ def test_export_names_the_integration_an_export_writes_with(server, run_module):
     assert "GET /api/projects/7/integrations/?limit=500" in run_module.calls
     assert result["definition"]["batch_exports"] == [dict(
         name="Nightly", state="present", model="events", interval="day", timezone="Europe/Berlin", offset_hour=2,
-        destination=dict(type="AwsS3", integration="acme-aws", config=dict(bucket_name="b", prefix="p/",
-                                                                             region="eu-west-1")))]
+        destination=dict(type="AwsS3", integration="acme-aws",
+                         config=dict(bucket_name="b", prefix="p/", region="eu-west-1")))]
     assert not any("batch export" in note for note in result["notes"])
