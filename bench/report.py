@@ -401,7 +401,7 @@ def write_markdown(data, path):
               "on a freshly reset emulator (bench/throughput.py). *read*: `GET /api/organizations/@current/domains/` "
               "(10 domains); *mixed*: 80 %% that list, 10 %% `POST …/invites/`, 10 %% `PATCH /api/organizations/@current/`. "
               "The clients share the machine's cores with the server, as a test suite on the same machine does; "
-              "the server serialises request handling behind one lock (SQLite)." % env["throughput_seconds"])
+              "reads run side by side, writes one at a time (SQLite in WAL mode)." % env["throughput_seconds"])
     md.append("")
     md.append("| workload | requests | errors | requests/s | p50 | p99 |")
     md.append("|---|---:|---:|---:|---:|---:|")
@@ -414,11 +414,32 @@ def write_markdown(data, path):
         md.append("Start-up, from `python -m posthog_emulator serve` on a fresh database to its \"listening\" line "
                   "(migrations and the bootstrap included): median %s over %d runs, slowest %s."
                   % (fmt_s(startup["median_s"]), startup["runs"], fmt_s(startup["max_s"])))
+    kept = kept_section(path)
+    if kept:  # the before/after comparison, measured by hand with throughput.py --compare
+        md.append("")
+        md.append(kept)
     md.append("")
     md.append("![median time per step and way](results.png)")
     md.append("")
     with open(path, "w") as handle:
         handle.write("\n".join(md))
+
+
+KEEP_BEGIN, KEEP_END = "<!-- throughput-compare:begin -->", "<!-- throughput-compare:end -->"
+
+
+def kept_section(path):
+    """The block between the throughput-compare markers of the results.md being replaced, markers
+    included (``throughput.py --compare`` is run by hand: a re-render must not lose it), or None."""
+    try:
+        with open(path) as handle:
+            text = handle.read()
+    except OSError:
+        return None
+    start, end = text.find(KEEP_BEGIN), text.find(KEEP_END)
+    if start < 0 or end < start:
+        return None
+    return text[start:end + len(KEEP_END)]
 
 
 def write_chart(data, path):

@@ -84,7 +84,7 @@ def main():
         env = dict(os.environ, POSTHOG_HOST=info["url"], POSTHOG_API_KEY=info["api_key"],
                    ANSIBLE_CONFIG=os.path.join(ROOT, "demo", "ansible.cfg"),
                    ANSIBLE_COLLECTIONS_PATH=COLLECTIONS, ANSIBLE_COLLECTIONS_SCAN_SYS_PATH="false",
-                   ANSIBLE_FORCE_COLOR="0",
+                   ANSIBLE_FORCE_COLOR="0", DEMO_EXPORT=os.path.join(os.path.abspath(STATE), "acme-analytics.yml"),
                    PATH=BIN + os.pathsep + os.environ.get("PATH", ""))
         changed, failed = converge(env, "First run: create everything")
         if failed or not changed:
