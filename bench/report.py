@@ -414,8 +414,7 @@ def write_markdown(data, path):
         md.append("Start-up, from `python -m posthog_emulator serve` on a fresh database to its \"listening\" line "
                   "(migrations and the bootstrap included): median %s over %d runs, slowest %s."
                   % (fmt_s(startup["median_s"]), startup["runs"], fmt_s(startup["max_s"])))
-    kept = kept_section(path)
-    if kept:  # the before/after comparison, measured by hand with throughput.py --compare
+    for kept in kept_sections(path):  # measured by hand: throughput.py --compare, inventory_pages.py
         md.append("")
         md.append(kept)
     md.append("")
@@ -425,21 +424,19 @@ def write_markdown(data, path):
         handle.write("\n".join(md))
 
 
-KEEP_BEGIN, KEEP_END = "<!-- throughput-compare:begin -->", "<!-- throughput-compare:end -->"
+KEEP = re.compile(r"<!-- keep:(?P<name>[\w-]+):begin -->.*?<!-- keep:(?P=name):end -->", re.S)
 
 
-def kept_section(path):
-    """The block between the throughput-compare markers of the results.md being replaced, markers
-    included (``throughput.py --compare`` is run by hand: a re-render must not lose it), or None."""
+def kept_sections(path):
+    """The blocks between ``<!-- keep:NAME:begin -->`` and ``<!-- keep:NAME:end -->`` in the
+    results.md being replaced, markers included: figures measured by hand (``throughput.py
+    --compare``, ``inventory_pages.py``), which a re-render must not lose."""
     try:
         with open(path) as handle:
             text = handle.read()
     except OSError:
-        return None
-    start, end = text.find(KEEP_BEGIN), text.find(KEEP_END)
-    if start < 0 or end < start:
-        return None
-    return text[start:end + len(KEEP_END)]
+        return []
+    return [found.group(0) for found in KEEP.finditer(text)]
 
 
 def write_chart(data, path):
