@@ -384,6 +384,9 @@ class PipelinePlugin(Resource):
             return []
         return [(option, normalize_url(value) if option == "url" else value)]
 
+    def lookup_value(self, option, value):
+        return normalize_url(value) if option == "url" else value
+
     def read(self, obj, field):
         if field == "url":
             return normalize_url((obj or {}).get("url"))

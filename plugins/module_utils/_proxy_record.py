@@ -161,6 +161,9 @@ class ProxyRecord(Resource):
             return dict(domain=self.params["domain"])
         return {}
 
+    def lookup_value(self, option, value):
+        return normalise_domain(value) if option == "domain" else value
+
     def read(self, obj, field):
         value = super(ProxyRecord, self).read(obj, field)
         return normalise_domain(value) if field == "domain" else value

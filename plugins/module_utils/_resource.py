@@ -34,7 +34,7 @@ SECRET_MASK = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
 # The methods that make up the flow: a Resource or Planner subclass describes, it never overrides
 # these (tests/unit/plugins/module_utils/test_resource.py walks every subclass to make sure).
 FLOW_METHODS = ("converge", "find", "changes", "lookup", "problems", "lookup_phrase", "_present", "_absent", "_create", "_run_steps",
-                "_candidates", "_recover_created", "_failure")
+                "_recover_created", "_failure")
 
 
 def name_problem(params, max_length, option="name"):
@@ -74,6 +74,16 @@ def values_match(desired, current, unordered=False):
             return True
         return all(values_match(d, c, unordered) for d, c in zip(desired, current))
     return desired == current
+
+
+def fold(value):
+    """A coarse, hashable key of a look-up value: strings trimmed and case-folded (every kind's
+    :meth:`Resource.equal` on a look-up is at least this strict); None for what cannot be a key."""
+    if isinstance(value, str):
+        return value.strip().lower()
+    if isinstance(value, (int, float, bool)) or value is None:
+        return value
+    return None
 
 
 def mask(value, secret_paths):
@@ -290,6 +300,12 @@ class Resource:
         """hook: a field as the engine compares it, read from PostHog's object."""
         return (obj or {}).get(field)
 
+    def lookup_value(self, option, value):
+        """hook: the user's ``value`` of a look-up ``option`` as :meth:`read` gives PostHog's (a URL
+        normalised...): a listing is indexed by :func:`fold` of :meth:`read`, probed with :func:`fold`
+        of this, and :meth:`equal` then decides among the few objects the probe returns."""
+        return value
+
     def equal(self, field, wanted, current):
         """hook: whether PostHog's ``current`` (from :meth:`read`) satisfies the user's ``wanted``."""
         return values_match(wanted, current, unordered=field in self.unordered)
@@ -397,11 +413,6 @@ class Resource:
                 return option, self.params[option]
         return None, None
 
-    def _candidates(self, option, value, fresh=False):
-        if self.listing is not None and not fresh and option != self.id_option:
-            return self.listing.objects(self)
-        return self.candidates(option, value)
-
     def find(self, fresh=False):
         """The current object or None; fails when the look-up matches more than one object."""
         option, value = self.lookup()
@@ -419,8 +430,12 @@ class Resource:
             if obj and self.gone(obj):
                 self.departing, obj = obj, None
             return obj
-        self.seen = [obj for obj in self._candidates(option, value, fresh) if self.manageable(obj)]
-        matches = [obj for obj in self.seen if self.equal(option, value, self.read(obj, option))]
+        if self.listing is not None and not fresh:
+            # indexed by the look-up's folded value: one dict probe, not a scan of the collection
+            candidates, self.seen = self.listing.matches(self, option, value)
+        else:
+            candidates = self.seen = [obj for obj in self.candidates(option, value) if self.manageable(obj)]
+        matches = [obj for obj in candidates if self.equal(option, value, self.read(obj, option))]
         leaving = [obj for obj in matches if self.gone(obj)]
         matches = [obj for obj in matches if not self.gone(obj)]
         self.departing = leaving[0] if leaving else None
@@ -535,52 +550,113 @@ class Listing:
     GET by id, every write and every re-read while recovering a lost answer go to the server.
 
     Items may live in different collections (batch exports of several projects): each collection
-    is one entry, keyed by :meth:`Resource.listing_key`.
+    is one entry, keyed by :meth:`Resource.listing_key`. Each entry is kept by id, and indexed by a
+    look-up's folded value when an item first looks up by it, so converging N items costs O(N),
+    not O(N^2): nothing copies or scans the whole collection per item.
     """
 
     def __init__(self, objects=None, key=None):
-        self._collections = {}
+        self._collections = {}  # key -> {position key: object}, in the server's order
+        self._indexes = {}      # (key, option) -> (resource that reads it, {folded value: [objects]})
+        self._serial = 0
         if objects is not None:  # known already (an object the task has just converged): no read
-            self._collections[key] = copy.deepcopy(objects)
+            self._store(key, copy.deepcopy(objects))
         self.reads = 0
 
-    def objects(self, resource):
+    def _slot(self, obj):
+        if isinstance(obj, dict) and obj.get("id") is not None:
+            return "id:%s" % obj["id"]
+        self._serial += 1
+        return "new:%d" % self._serial
+
+    def _store(self, key, objects):
+        self._collections[key] = dict((self._slot(obj), obj) for obj in objects)
+        self._indexes = dict((k, v) for k, v in self._indexes.items() if k[0] != key)
+
+    def _load(self, resource):
+        """The kept objects of ``resource``'s collection (read once); never a copy."""
         if getattr(getattr(resource, "task", None), "missing_parent", None):
-            return []  # check mode: the parent would be created by an earlier task, so it holds nothing
+            return None  # check mode: the parent would be created by an earlier task, so it holds nothing
         key = resource.listing_key()
         if self._collections.get(key) is None:
-            self._collections[key] = [obj for obj in resource.candidates(None, None) if resource.manageable(obj)]
+            self._store(key, [obj for obj in resource.candidates(None, None) if resource.manageable(obj)])
             self.reads += 1
-        return [copy.deepcopy(obj) for obj in self._collections[key]]
+        return self._collections[key]
+
+    def objects(self, resource):
+        """Every object of ``resource``'s collection, as kept (callers must not change them)."""
+        kept = self._load(resource)
+        return list(kept.values()) if kept else []
+
+    def matches(self, resource, option, value):
+        """``(candidates, sample)``: copies of the objects whose ``option`` folds like ``value``
+        (a superset of the matches: :meth:`Resource.equal` decides), and a few objects of the
+        collection for hooks that look at what PostHog's objects are like."""
+        kept = self._load(resource)
+        if not kept:
+            return [], []
+        sample = [copy.deepcopy(obj) for obj in list(kept.values())[:1]]
+        try:
+            wanted = fold(resource.lookup_value(option, value))
+        except Exception:  # a value the hook cannot normalise: no index, every object is a candidate
+            wanted = None
+        if wanted is None:
+            return [copy.deepcopy(obj) for obj in kept.values()], sample
+        index_key = (resource.listing_key(), option)
+        if index_key not in self._indexes:
+            index = {}
+            for obj in kept.values():
+                index.setdefault(self._key(resource, obj, option), []).append(obj)
+            self._indexes[index_key] = (resource, index)
+        found = self._indexes[index_key][1].get(wanted, []) + self._indexes[index_key][1].get(None, [])
+        return [copy.deepcopy(obj) for obj in found], sample
+
+    @staticmethod
+    def _key(resource, obj, option):
+        try:
+            return fold(resource.read(obj, option))
+        except Exception:
+            return None  # unreadable: offered to every probe, equal() decides
 
     def collection(self, key=None):
         """The objects kept for ``key`` (None when not read, or dropped to be read again)."""
-        return self._collections.get(key)
+        kept = self._collections.get(key)
+        return None if kept is None else list(kept.values())
 
-    @staticmethod
-    def _index(objects, obj_id):
-        for index, obj in enumerate(objects or []):
-            if obj.get("id") is not None and str(obj.get("id")) == str(obj_id):
-                return index
-        return None
+    def _unindex(self, key, obj):
+        for (k, option), (resource, index) in self._indexes.items():
+            if k == key:
+                bucket = index.get(self._key(resource, obj, option), [])
+                if obj in bucket:
+                    bucket.remove(obj)
+
+    def _reindex(self, key, obj):
+        for (k, option), (resource, index) in self._indexes.items():
+            if k == key:
+                index.setdefault(self._key(resource, obj, option), []).append(obj)
 
     def follow(self, before, result, key=None):
         """Keep the listing of ``key`` true after an item: ``before`` is the object it found (or None)."""
-        objects = self._collections.get(key)
-        if objects is None or not result.written:
+        kept = self._collections.get(key)
+        if kept is None or not result.written:
             return
         obj = result.obj
-        old = self._index(objects, before.get("id")) if before else None
+        slot = "id:%s" % before["id"] if before and before.get("id") is not None else None
+        old = kept.get(slot) if slot else None
+        if old is not None:
+            self._unindex(key, old)
         if "deleted" in result.actions:
-            if old is not None:
-                del objects[old]
+            kept.pop(slot, None)
         elif isinstance(obj, dict) and obj.get("id") is not None:
-            if old is not None:
-                objects[old] = copy.deepcopy(obj)
-            else:
-                objects.append(copy.deepcopy(obj))
+            new_slot = "id:%s" % obj["id"]
+            if slot and slot != new_slot:
+                kept.pop(slot, None)
+            stored = copy.deepcopy(obj)
+            kept[new_slot] = stored
+            self._reindex(key, stored)
         else:
             self._collections[key] = None  # an answer it cannot follow: read again
+            self._indexes = dict((k, v) for k, v in self._indexes.items() if k[0] != key)
 
 
 class Planner:

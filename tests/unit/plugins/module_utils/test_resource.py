@@ -91,7 +91,7 @@ def written(obj, actions):
 
 def test_listing_follows_what_items_returned():
     listing = Listing()
-    listing._collections["/things/"] = [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]
+    listing._store("/things/", [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}])
     listing.follow(None, written({"id": 3, "name": "c"}, ["created"]), "/things/")
     listing.follow({"id": 1}, written({"id": 1, "name": "A"}, ["updated"]), "/things/")
     listing.follow({"id": 2}, written({}, ["deleted"]), "/things/")
