@@ -483,6 +483,12 @@ class BatchExport(Resource):
     secret_paths = tuple("destination.config.%s" % key for key in sorted(all_secret_keys()))
     steps = (UPDATE, PAUSE)
 
+    @classmethod
+    def prune_scopes(cls, project_ids):
+        """Each project's exports: the route the document's exports converge through, and the only
+        one PostHog's newest API has."""
+        return [dict(project_id=str(pid)) for pid in project_ids]
+
     def __init__(self, task, params, listing=None):
         super(BatchExport, self).__init__(task, params, listing)
         destination = params.get("destination")

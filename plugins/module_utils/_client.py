@@ -22,6 +22,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import copy
 import html
 import json
 import math
@@ -529,6 +530,7 @@ class PostHogClient:
         self._sleep = sleep
         self._on_retry = on_retry
         self.retry_log = []
+        self.memo = None  # {url: answer} while reads are remembered (see remember_reads)
         if session is None:
             session = requests.Session()
             if _DEADLINE_ADAPTER is not None:
@@ -861,11 +863,38 @@ class PostHogClient:
         ``expect="object"``: the answer must be a JSON object with an ``id`` (see
         :func:`require_object`); a create answered with HTML, ``{}``, a list or no body fails.
         """
+        memo_key = None
+        if self.memo is not None:
+            if method.upper() == "GET":
+                memo_key = self.url_for(path, params)
+                if memo_key in self.memo:
+                    return copy.deepcopy(self.memo[memo_key])
+            else:
+                self._forget(method.upper(), self.url_for(path, params))
         try:
-            return self._request(method, path, params, json_body, context, recover, expect)
+            answer = self._request(method, path, params, json_body, context, recover, expect)
         except PostHogError as exc:
             self._scrub_error(exc)
             raise
+        if memo_key is not None:
+            self.memo[memo_key] = copy.deepcopy(answer)
+        elif self.memo is not None:
+            self._forget(method.upper(), self.url_for(path, params))  # what a recovery read meanwhile
+        return answer
+
+    def remember_reads(self, on=True):
+        """Answer a GET already made from memory until a write touches it (organization_state plans
+        from its reads, then applies the plan on the same reads: each is made once). A write drops
+        what it may have changed: the object, the collections and objects above it, and with a
+        DELETE everything below it."""
+        self.memo = {} if on else None
+
+    def _forget(self, method, url):
+        path = urlsplit(url).path
+        for key in list(self.memo):
+            known = urlsplit(key).path
+            if known == path or path.startswith(known) or (method == "DELETE" and known.startswith(path)):
+                del self.memo[key]
 
     def _request(self, method, path, params, json_body, context, recover, expect):
         method = method.upper()

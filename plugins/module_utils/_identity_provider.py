@@ -166,6 +166,17 @@ class IdentityProviderConfig(Resource):
         return problems
 
     # ------------------------------------------------------------ comparing
+    def organization_domains(self, read=True):
+        """The organization's domains: as organization_state's domains section left them, else read
+        once per task (None when not read and ``read`` is false)."""
+        path = self.task.org_path("domains")
+        known = self.task.known(path)
+        if known is None:
+            known = self.task.cache.get(path)
+        if known is None and read:
+            known = self.task.cache[path] = self.client.list_all(path, context="looking up the organization's domains")
+        return known
+
     def domain_ids(self):
         """The ids of ``domains`` (their names), from one list of the organization's domains."""
         if self.params.get("domains") is None:
@@ -174,10 +185,7 @@ class IdentityProviderConfig(Resource):
             if self.task.missing_parent:
                 self._domain_ids = []
                 return self._domain_ids
-            known = self.task.cache.get("organization_domains")
-            if known is None:
-                known = self.task.cache["organization_domains"] = self.client.list_all(
-                    self.task.org_path("domains"), context="looking up the organization's domains")
+            known = self.organization_domains()
             by_name = dict((d.get("domain"), d) for d in known if isinstance(d, dict))
             ids, unknown = [], []
             for name in self.params["domains"]:
@@ -229,7 +237,7 @@ class IdentityProviderConfig(Resource):
             saved = self.sent_secret or obj.get("has_oidc_client_secret")
             view["oidc_client_secret"] = SECRET_MASK if saved else None
         if "organization_domain_ids" in view:
-            names = dict((d.get("id"), d.get("domain")) for d in self.task.cache.get("organization_domains") or [])
+            names = dict((d.get("id"), d.get("domain")) for d in self.organization_domains(read=False) or [])
             view["domains"] = sorted(names.get(i, i) for i in view.pop("organization_domain_ids") or [])
         return view
 

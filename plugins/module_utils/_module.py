@@ -114,6 +114,19 @@ class Task:
         self._organization_id = None
         self.missing_parent = None  # check mode: what does not exist yet (an earlier task would create it)
         self.secrets = set()
+        self.listing = None  # organization_state: the Listing every section's items share (collections by path)
+
+    def scoped(self, **params):
+        """The same task (client, mode, organization, warnings, listing) with some params changed: an
+        item of organization_state that lives in another project than the document's."""
+        other = copy.copy(self)
+        other.params = dict(self.params, **params)
+        return other
+
+    def known(self, path):
+        """The objects of the collection at ``path`` as this run keeps them (read and converged by
+        an earlier section), or None when the run has not read it."""
+        return self.listing.collection(path) if self.listing is not None else None
 
     def add_secrets(self, values):
         """Secrets found inside an option (a document): masked by the client and in the module's output."""

@@ -384,6 +384,10 @@ class PipelinePlugin(Resource):
             return []
         return [(option, normalize_url(value) if option == "url" else value)]
 
+    @classmethod
+    def prune_scopes(cls, project_ids):
+        return [dict(family=family) for family in FAMILY_CHOICES]
+
     def lookup_value(self, option, value):
         return normalize_url(value) if option == "url" else value
 

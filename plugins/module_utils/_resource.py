@@ -349,6 +349,12 @@ class Resource:
         :meth:`missing` can say why it cannot be created again yet."""
         return False
 
+    @classmethod
+    def prune_scopes(cls, project_ids):
+        """hook: the params (beside the task's) of each collection organization_state's ``prune``
+        covers for this kind: one by default; a project's (``project_id``) or a family's each."""
+        return [{}]
+
     def listing_key(self):
         """hook: which collection a list's items share a :class:`Listing` of (default: the
         collection path, so items of different projects each read their own)."""
@@ -555,7 +561,8 @@ class Listing:
     not O(N^2): nothing copies or scans the whole collection per item.
     """
 
-    def __init__(self, objects=None, key=None):
+    def __init__(self, objects=None, key=None, predict=False):
+        self.predict = predict  # check mode's plan: follow what the items would do, not only what they did
         self._collections = {}  # key -> {position key: object}, in the server's order
         self._indexes = {}      # (key, option) -> (resource that reads it, {folded value: [objects]})
         self._serial = 0
@@ -638,7 +645,7 @@ class Listing:
     def follow(self, before, result, key=None):
         """Keep the listing of ``key`` true after an item: ``before`` is the object it found (or None)."""
         kept = self._collections.get(key)
-        if kept is None or not result.written:
+        if kept is None or not (result.written or (self.predict and result.changed)):
             return
         obj = result.obj
         slot = "id:%s" % before["id"] if before and before.get("id") is not None else None
@@ -653,6 +660,10 @@ class Listing:
                 kept.pop(slot, None)
             stored = copy.deepcopy(obj)
             kept[new_slot] = stored
+            self._reindex(key, stored)
+        elif self.predict and isinstance(obj, dict) and "created" in result.actions:
+            stored = copy.deepcopy(obj)  # a prediction has no id yet
+            kept[self._slot(stored)] = stored
             self._reindex(key, stored)
         else:
             self._collections[key] = None  # an answer it cannot follow: read again

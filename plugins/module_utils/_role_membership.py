@@ -50,7 +50,7 @@ def list_roles(task, organization_path=None):
     if task.missing_parent:
         return []
     path = organization_path + "roles/" if organization_path else task.org_path("roles")
-    known = task.cache.get(("roles", path))  # a task that has just read (and converged) the roles
+    known = task.known(path)  # organization_state: the roles as its roles section left them
     if known is not None:
         return known
     return task.client.list_all(path, context="listing roles")

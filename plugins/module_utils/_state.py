@@ -31,10 +31,11 @@ from ansible_collections.posthog.admin.plugins.module_utils import _batch_export
 from ansible_collections.posthog.admin.plugins.module_utils import _identity_provider
 from ansible_collections.posthog.admin.plugins.module_utils import _organization, _people, _plugins, _project
 from ansible_collections.posthog.admin.plugins.module_utils import _proxy_record, _role
-from ansible_collections.posthog.admin.plugins.module_utils._role_membership import holder_emails
+from ansible_collections.posthog.admin.plugins.module_utils._role_membership import holder_emails, role_key
+from ansible_collections.posthog.admin.plugins.module_utils._plan import Plan, Ref, plan_problems, progress_message
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._module import Task
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Listing, Result
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Listing, Planner, Result
 
 DOCUMENT_KEYS = ("name", "id", "state", "project_id", "settings")
 
@@ -61,19 +62,32 @@ class Section:
     :param resource: the Resource (a list of items) or Planner (one dict) converging it.
     :param options: the argument spec of one item (the module's options an item takes).
     :param kind: what an item is called in messages.
-    :param prunable: whether ``prune`` removes objects the section does not list.
+    :param prunable: whether ``prune`` removes objects the section does not list (True, False, or
+        the module option that must also be set: ``prune_projects``).
     :param required_one_of: like AnsibleModule's, for one item.
+    :param many: a list of items (else one dict, converged by a Planner).
+    :param skip_missing: a missing object is skipped with a warning, not a failure.
+    :param prune_params: what a removal by prune adds to its params (``confirm_delete``).
+    :param purge_on_prune: ``prune`` also sets the items' ``purge`` (a role's holders, the roster).
+    :param keys: ``keys(obj, label)``: what other parts of the document call an object of this
+        section that the plan removes (a project's id, a role's folded name, a person's address).
+    :param refers: ``(option, section)`` pairs: an item's ``option`` names objects of ``section``
+        (``project_id`` a project; a role's ``members`` people of the roster).
     """
 
     def __init__(self, key, resource, options, kind, prunable=True, required_one_of=None, many=True,
-                 skip_missing=False):
+                 skip_missing=False, prune_params=None, purge_on_prune=False, keys=None, refers=()):
         self.key = key
         self.resource = resource
         self.options = options
         self.kind = kind
-        self.prunable = prunable  # True, False, or the module option that must also be set (prune_projects)
+        self.prunable = prunable
         self.many = many
-        self.skip_missing = skip_missing  # a missing object is skipped with a warning, not a failure
+        self.skip_missing = skip_missing
+        self.prune_params = prune_params or {}
+        self.purge_on_prune = purge_on_prune
+        self.keys = keys or (lambda obj, label: ())
+        self.refers = refers
         self.validator = ArgumentSpecValidator(options, required_one_of=required_one_of)
 
     def items(self, document):
@@ -90,15 +104,30 @@ class Section:
         problems = ["%s: %s" % (where, error) for error in result.errors.messages]
         return result.validated_parameters, problems, set(result._no_log_values)
 
+    def where(self, index, item):
+        return "%s[%d] (%s)" % (self.key, index, _label(self.kind, item)) if self.many else self.key
+
+
+def _project_keys(obj, label):
+    return [str(obj.get("id"))] if obj and obj.get("id") is not None else []
+
+
+def _role_keys(obj, label):
+    return [role_key(obj.get("name"))] if obj and obj.get("name") else []
+
+
+def _person_keys(obj, label):
+    return [label.lower()]
+
 
 SECTIONS = (
     # Projects first (the rest may live in them); deleting one deletes its data, so prune removes
     # projects only with prune_projects as well.
     Section("projects", _project.Project, _options(
         _project.ARGUMENT_SPEC, tuple(_project.ARGUMENT_SPEC)), "project", prunable="prune_projects",
-        required_one_of=[("name", "id")]),
+        required_one_of=[("name", "id")], prune_params=dict(confirm_delete=True), keys=_project_keys),
     Section("roles", _role.Role, _options(_role.ARGUMENT_SPEC, _role.ITEM_OPTIONS), "role",
-            required_one_of=[("name", "id")]),
+            required_one_of=[("name", "id")], purge_on_prune=True, keys=_role_keys, refers=(("members", "roster"),)),
     Section("domains", _domain.Domain, _options(
         _domain.ARGUMENT_SPEC, _domain.ITEM_OPTIONS + ("verify_timeout", "verify_interval")), "domain",
         required_one_of=[("domain", "id")]),
@@ -108,13 +137,14 @@ SECTIONS = (
         required_one_of=[("name", "id")]),
     Section("roster", _people.Roster, _options(
         _people.ROSTER_ARGUMENT_SPEC, ("people", "purge", "purge_owners", "resend_expired", "send_email",
-                                       "invite_message")), "roster", many=False),
+                                       "invite_message")), "roster", many=False, purge_on_prune=True,
+        keys=_person_keys),
     Section("proxy_records", _proxy_record.ProxyRecord, _options(
         _proxy_record.ARGUMENT_SPEC, tuple(_proxy_record.ARGUMENT_SPEC)), "proxy record",
         required_one_of=[("domain", "id")]),
     Section("batch_exports", _batch_export.BatchExport, _options(
         _batch_export.ARGUMENT_SPEC, _batch_export.ITEM_OPTIONS), "batch export",
-        required_one_of=[("name", "id")]),
+        required_one_of=[("name", "id")], refers=(("project_id", "projects"),)),
     Section("plugins", _plugins.PipelinePlugin, _options(
         _plugins.ARGUMENT_SPEC, ("family",) + _plugins.ITEM_OPTIONS), "plugin",
         required_one_of=[("id", "url", "name")]),
@@ -123,7 +153,7 @@ SECTIONS = (
     Section("event_definitions", _event_definition.EventDefinition, _options(
         _event_definition.ARGUMENT_SPEC, _event_definition.ITEM_OPTIONS + ("project_id",),
         project_id=dict(type="str")), "event definition", prunable=False, required_one_of=[("name", "id")],
-        skip_missing=True),
+        skip_missing=True, refers=(("project_id", "projects"),)),
 )
 
 SETTINGS_VALIDATOR = ArgumentSpecValidator(_options(_organization.ARGUMENT_SPEC, _organization.SETTINGS))
@@ -153,8 +183,6 @@ def project_ids(org):
 class SectionReport:
     """What converging one section did, by action, in words a person reads in a drift report."""
 
-    PLANNED = ("invited", "updated", "removed", "revoked")  # a roster's Result says these in ``extra``
-
     def __init__(self):
         self.changed = False
         self.done = {}
@@ -162,26 +190,43 @@ class SectionReport:
     def add(self, action, label):
         self.done.setdefault(action, []).append(label)
 
-    def record(self, label, result):
-        if not result.changed:
-            self.add("unchanged", label)
-            return
-        self.changed = True
-        planned = [(k, result.extra.get(k)) for k in self.PLANNED if result.extra.get(k)]
-        for action, people in planned:
-            for person in people:
-                self.add(action, person["email"] if isinstance(person, dict) else person)
-        for action in result.actions if not planned else ():
-            self.add(action, label)
-
     def as_dict(self):
         out = dict(changed=self.changed)
         out.update(self.done)
         return out
 
 
+def planner_actions(result):
+    """``[(verb, person)]`` of a Planner's (the roster's) Result."""
+    actions = []
+    for verb in ("invited", "updated", "removed", "revoked"):
+        for person in result.extra.get(verb) or []:
+            actions.append((verb, person["email"] if isinstance(person, dict) else person))
+    for change in result.extra.get("roles_changed") or []:
+        actions.append(("roles changed", change["email"]))
+    return actions
+
+
+class Pass:
+    """One converge of the whole document: in check mode (the plan), or for real (carrying it out).
+    Each pass has its own Task and Listing; reads are the client's, made once for both passes."""
+
+    def __init__(self, state, check_mode):
+        self.state = state
+        self.check_mode = check_mode
+        self.plan = Plan()
+        self.warnings = []
+        self.converged = {}  # section key -> the objects its items left (not deleted)
+        self.project_ids = []
+        self.listing = Listing(predict=check_mode)
+        self.task = Task(state.task.client, state.task.params, check_mode=check_mode, diff_mode=state.task.diff_mode)
+        self.task.warnings = self.warnings
+        self.task.secrets = state.task.secrets
+
+
 class OrganizationState:
-    """Converges a document: the organization, then each section it has, in :data:`SECTIONS` order.
+    """Converges a document: plans the whole of it (check mode, reads only), refuses an unsafe plan,
+    then carries it out: the organization, then each section it has, in :data:`SECTIONS` order.
 
     Not a Resource: it hands each part to the resource that owns it and collects their Results.
     """
@@ -193,9 +238,7 @@ class OrganizationState:
         self.prune_owners = prune_owners
         self.prune_projects = prune_projects
         self.secrets = set()
-        self.plans = []  # (section, [(label, params)])
-        self.converged = {}  # section key -> the objects its items left (not deleted)
-        self.project_ids = []
+        self.items = []  # (section, [(label, params)])
 
     # ------------------------------------------------------------------ checking
     def validate(self):
@@ -219,18 +262,49 @@ class OrganizationState:
             if items is None or not isinstance(items, list):
                 continue
             planned = []
+            identities = {}
             for index, item in enumerate(items):
-                where = "%s[%d] (%s)" % (section.key, index, _label(section.kind, item)) if section.many else section.key
+                where = section.where(index, item)
                 params, found, secrets = section.validate(item, where)
                 self.secrets.update(secrets)
                 if params is not None and not found:
                     # the resource's own checks (a domain's name, a timestamp...), still without a request
-                    found = ["%s: %s" % (where, p) for p in
-                             section.resource(self.task, dict(self.task.params, **params)).problems()]
+                    resource = section.resource(self.task, dict(self.task.params, **params))
+                    found = ["%s: %s" % (where, p) for p in resource.problems()]
                     planned.append((where, params))
+                    if not found and section.many:
+                        scope = params.get("project_id") or document.get("project_id"), params.get("family")
+                        for identity in resource.identities():
+                            first = identities.setdefault((scope, identity), where)
+                            if first != where:
+                                found.append("%s and %s name the same %s (%s %r): list it once" % (
+                                    first, where, section.kind, identity[0], identity[1]))
                 problems.extend(found)
-            self.plans.append((section, planned))
+            self.items.append((section, planned))
         return problems
+
+    def refs(self, run):
+        """What the document refers to (:class:`~._plan.Ref`), as the plan pass resolved it."""
+        document = self.definition
+        default_project = self.default_project(run)
+        refs = [Ref("the document's project_id", "projects", str(default_project),
+                    "is the project the document's items live in by default")] if document.get("project_id") else []
+        if document.get("default_role"):
+            refs.append(Ref("default_role", "roles", role_key(document["default_role"]), "names it"))
+        for section, planned in self.items:
+            for option, target in section.refers:
+                for where, params in planned:
+                    if params.get("state") == "absent":
+                        continue
+                    values = params.get(option)
+                    if option == "project_id" and values is None:
+                        values, how = default_project, "lives in it (the document's default project)"
+                    else:
+                        how = "lives in it" if target == "projects" else "lists them in %s" % option
+                    for value in values if isinstance(values, list) else [values]:
+                        if value is not None:
+                            refs.append(Ref(where, target, str(value).lower(), how))
+        return refs
 
     # ------------------------------------------------------------------ converging
     def organization_params(self, settings=True):
@@ -243,80 +317,114 @@ class OrganizationState:
         return params
 
     def converge(self):
-        """The combined Result: ``changed``, one diff per changed object, and in ``extra`` the
-        organization and a report per section (``sections``)."""
+        """Plan (check mode: reads only), refuse an unsafe plan, then (a real run) carry it out on the
+        same reads. The Result: ``changed``, one diff per changed object, and in ``extra`` the
+        organization, a report per section (``sections``) and the plan (``plan``)."""
+        client = self.task.client
+        client.remember_reads()
+        try:
+            planned = Pass(self, check_mode=True)
+            result = self._converge_pass(planned)
+            problems = plan_problems(planned.plan, self.refs(planned))
+            if problems:
+                raise Failure("The plan is unsafe, so nothing was changed: %s" % "; ".join(problems),
+                              plan=planned.plan.as_list())
+            if self.task.check_mode or not planned.plan.changed:
+                self.task.warnings.extend(w for w in planned.warnings if w not in self.task.warnings)
+                return result
+            real = Pass(self, check_mode=False)
+            try:
+                result = self._converge_pass(real)
+            except Failure as failure:
+                done = real.plan.actions
+                failed = failure.extra.get("failed_item")
+                rest = [a for a in planned.plan.actions if a not in done and a.label != failed]
+                failure.msg = "%s %s" % (failure.msg.rstrip(), progress_message(done, rest))
+                failure.extra.update(done=[a.as_dict() for a in done], not_attempted=[a.as_dict() for a in rest],
+                                     changed=bool(failure.extra.get("changed") or done))
+                raise
+            finally:
+                self.task.warnings.extend(w for w in real.warnings if w not in self.task.warnings)
+            return result
+        finally:
+            client.remember_reads(False)
+
+    def _converge_pass(self, run):
         combined = Result(None)
         combined.diffs = []
         sections = {}
-        organization = _organization.Organization(self.task, self.organization_params())
+        organization = _organization.Organization(run.task, self.organization_params())
         problems = organization.problems()
         if problems:
             raise Failure("; ".join(problems))
         organization_report = SectionReport()
-        org = self._converge(organization, "organization", organization_report, combined).obj or {}
-        self.project_ids = project_ids(org)
+        org = self._converge(run, organization, "organization", "organization", organization_report, combined).obj or {}
+        run.project_ids = project_ids(org)
         sections["organization"] = organization_report.as_dict()
         combined.extra.update(organization=org, sections=sections, project_id=None, dns_records=[], cname_records=[])
         if (self.definition.get("state") or "present") == "absent":
+            combined.extra["plan"] = run.plan.as_list()
             return combined
-        inner = Task(self.task.client, dict(self.task.params, organization=org.get("id") or self.definition.get("name"),
-                                            project_id=self.default_project(org)),
-                     check_mode=self.task.check_mode, diff_mode=self.task.diff_mode)
-        inner.warnings = self.task.warnings
+        inner = Task(run.task.client, dict(run.task.params, organization=org.get("id") or self.definition.get("name"),
+                                           project_id=self.default_project(run, org)),
+                     check_mode=run.check_mode, diff_mode=run.task.diff_mode)
+        inner.warnings = run.warnings
+        inner.secrets = run.task.secrets
+        inner.listing = run.listing
         if not org.get("id"):  # check mode, a new organization: nothing in it exists yet
             inner.missing_parent = "organization %r" % self.definition.get("name")
             inner._organization_id = self.definition.get("name")
             inner.warn("%s does not exist yet: check mode predicts everything in it as created"
                        % inner.missing_parent)
-        for section, planned in self.plans:
+        run.task.listing = run.listing  # the default role is resolved among the roles as converged
+        projects_path = _project.Project(inner, {}).listing_key()
+        for section, planned in self.items:
             report = SectionReport()
             if section.many:
-                listings = self._converge_items(inner, section, planned, report, combined)
-                if section.key == "projects":  # the projects as they now are (prune_projects may delete some)
-                    for path, listing in listings.items():
-                        if listing.collection(path) is not None:
-                            self.project_ids = project_ids(dict(projects=listing.collection(path)))
-                if section.key == "domains":  # identity provider configurations name their domains among these
-                    for path, listing in listings.items():
-                        if listing.collection(path) is not None:  # with the ones check mode predicts
-                            known = listing.collection(path)
-                            names = set(d.get("domain") for d in known)
-                            inner.cache["organization_domains"] = known + [
-                                d for d in self.converged.get("domains", []) if d.get("domain") not in names]
-                if section.key == "roles":
-                    for path, listing in listings.items():  # the default role is resolved among these
-                        self.task.cache[("roles", path)] = listing.objects(section.resource(inner, dict(inner.params)))
+                self._converge_items(run, inner, section, planned, report, combined)
             else:
                 for where, params in planned:
-                    if self.prune:
-                        params = dict(params, purge=True, purge_owners=bool(params.get("purge_owners") or self.prune_owners))
-                    self._converge(section.resource(inner, dict(inner.params, **params)), where, report, combined)
+                    self._converge(run, section.resource(inner, dict(inner.params, **self.pruning(section, params))),
+                                   section.key, where, report, combined)
+            known = run.listing.collection(projects_path)  # the projects as they now are (prune may delete)
+            if known is not None:
+                run.project_ids = project_ids(dict(projects=known))
             sections[section.key] = report.as_dict()
         if self.definition.get("default_role") is not None and org.get("id"):
             # An organization setting, set once the roles exist (a new organization in check mode: the
             # prediction of its creation stands for it).
             known = Listing([org], key="/api/organizations/")  # the organization as just converged: no new read
-            self._converge(_organization.Organization(self.task, dict(
+            self._converge(run, _organization.Organization(run.task, dict(
                 self.organization_params(settings=False), id=None, name=org.get("name"),
-                default_role=self.definition["default_role"]), known), "organization (default role)",
+                default_role=self.definition["default_role"]), known), "organization", "organization (default role)",
                 organization_report, combined)
             sections["organization"] = organization_report.as_dict()
         combined.extra.update(project_id=inner.params["project_id"] if org.get("id") else None,
-                              **records(self.converged.get("domains"), self.converged.get("proxy_records")))
+                              plan=run.plan.as_list(),
+                              **records(run.converged.get("domains"), run.converged.get("proxy_records")))
         return combined
 
-    def default_project(self, org):
+    def pruning(self, section, params):
+        """An item's params under ``prune``: its ``purge`` set where the section says so."""
+        if not (self.prune and section.purge_on_prune):
+            return params
+        params = dict(params, purge=True)
+        if "purge_owners" in section.options:
+            params["purge_owners"] = bool(params.get("purge_owners") or self.prune_owners)
+        return params
+
+    def default_project(self, run, org=None):
         """The document's project_id, else the organization's first project (as the role does)."""
         if self.definition.get("project_id"):
             return str(self.definition["project_id"])
-        ids = project_ids(org)
+        ids = project_ids(org) if org is not None else run.project_ids
         return str(ids[0]) if ids else "@current"
 
-    def _converge(self, resource, label, report, combined, skip_missing=False):
+    def _converge(self, run, resource, section, label, report, combined, skip_missing=False, keys=None):
         """Converge one object (or plan) and collect its Result; None when skipped as missing."""
         problems = resource.problems()
         if problems:
-            raise Failure("; ".join("%s: %s" % (label, p) for p in problems))
+            raise Failure("; ".join("%s: %s" % (label, p) for p in problems), failed_item=label)
         try:
             result = resource.converge()
         except Failure as failure:
@@ -326,28 +434,39 @@ class OrganizationState:
                 return None
             failure.msg = "%s: %s" % (label, failure.msg)
             failure.extra["changed"] = bool(failure.extra.get("changed") or combined.changed)
+            failure.extra["failed_item"] = label
             raise failure
-        report.record(label, result)
-        if result.changed:
-            combined.changed = True
-            combined.diffs.append(dict(before=result.before, after=result.after, before_header=label,
-                                       after_header=label))
+        if not result.changed:
+            report.add("unchanged", label)
+            return result
+        combined.changed = report.changed = True
+        if isinstance(resource, Planner):
+            for verb, person in planner_actions(result):
+                report.add(verb, person)
+                run.plan.add(section, person, [verb], keys(None, person) if keys else ())
+        else:
+            for verb in result.actions:
+                report.add(verb, label)
+            run.plan.add(section, label, result.actions, keys(resource.found, label) if keys else ())
+        combined.diffs.append(dict(before=result.before, after=result.after, before_header=label, after_header=label))
         return result
 
-    def _converge_items(self, inner, section, planned, report, combined):
-        listings = {}
+    def _converge_items(self, run, inner, section, planned, report, combined):
         matched = {}
         for where, params in planned:
             merged = dict(inner.params)
-            merged.update(dict((k, v) for k, v in params.items() if v is not None or k not in inner.params))
-            resource = section.resource(inner, merged)
+            merged.update(dict((k, v) for k, v in self.pruning(section, params).items()
+                               if v is not None or k not in inner.params))
+            task = inner if str(merged.get("project_id")) == str(inner.params.get("project_id")) else \
+                inner.scoped(project_id=merged.get("project_id"))
+            resource = section.resource(task, merged, run.listing)
             path = resource.listing_key()
-            resource.listing = listings.setdefault(path, Listing())
-            result = self._converge(resource, where, report, combined, skip_missing=section.skip_missing)
+            result = self._converge(run, resource, section.key, where, report, combined,
+                                    skip_missing=section.skip_missing, keys=section.keys)
             if result is None:
                 continue
             if isinstance(result.obj, dict) and "deleted" not in result.actions:
-                self.converged.setdefault(section.key, []).append(result.obj)
+                run.converged.setdefault(section.key, []).append(result.obj)
                 if result.obj.get("scim_bearer_token"):  # answered once: returned, never lost
                     combined.extra.setdefault("scim_bearer_tokens", {})[result.obj.get("name")] = \
                         result.obj["scim_bearer_token"]
@@ -355,40 +474,27 @@ class OrganizationState:
             for obj in (resource.found, result.obj):
                 if isinstance(obj, dict) and obj.get("id") is not None:
                     seen.add(str(obj["id"]))
-            resource.listing.follow(resource.found, result, path)
+            run.listing.follow(resource.found, result, path)
         if self.prune and (section.prunable is True or (section.prunable and getattr(self, section.prunable))):
-            self._prune(inner, section, listings, matched, report, combined)
-        return listings
+            self._prune(run, inner, section, matched, report, combined)
 
-    def _prune(self, inner, section, listings, matched, report, combined):
+    def _prune(self, run, inner, section, matched, report, combined):
         """Remove what the section does not list from each collection it covers."""
-        for bare in bare_params(inner, section, self.project_ids):
+        base = dict(inner.params)
+        for name, option in section.options.items():
+            base[name] = option.get("default")
+        base.update(section.prune_params, state="absent")
+        for scope in section.resource.prune_scopes(run.project_ids or [inner.params.get("project_id")]):
+            bare = dict(base, **scope)
             probe = section.resource(inner, bare)
             path = probe.listing_key()
-            listing = listings.setdefault(path, Listing())
-            for obj in listing.objects(probe):
-                if str(obj.get("id")) in matched.get(path, set()):
+            for obj in run.listing.objects(probe):
+                if str(obj.get("id")) in matched.get(path, set()) or obj.get("id") is None:
                     continue
                 doomed = section.resource(inner, dict(bare, id=obj.get("id")))
-                result = self._converge(doomed, "%s (%s, not in the document)" % (
-                    section.key, _label(section.kind, obj)), report, combined)
-                listing.follow(obj, result, path)
-
-
-def bare_params(task, section, projects=()):
-    """The params of an object of the section named by nothing yet (``state=absent``), one set per
-    collection the section covers: each plugin family, each project's batch exports (the route the
-    document's exports converge through, and the only one PostHog's newest API has)."""
-    base = dict(task.params)
-    for name, option in section.options.items():
-        base[name] = option.get("default")
-    base["state"] = "absent"
-    base["confirm_delete"] = base.get("confirm_delete") or section.key == "projects"  # prune_projects said so
-    if section.key == "plugins":
-        return [dict(base, family=family) for family in _plugins.FAMILY_CHOICES]
-    if section.key == "batch_exports":
-        return [dict(base, project_id=str(pid)) for pid in projects or [task.params.get("project_id")]]
-    return [base]
+                result = self._converge(run, doomed, section.key, "%s (%s, not in the document)" % (
+                    section.key, _label(section.kind, obj)), report, combined, keys=section.keys)
+                run.listing.follow(obj, result, path)
 
 
 # ---------------------------------------------------------------------------------- exporting
