@@ -338,7 +338,8 @@ class OrganizationState:
             except Failure as failure:
                 done = real.plan.actions
                 failed = failure.extra.get("failed_item")
-                rest = [a for a in planned.plan.actions if a not in done and a.label != failed]
+                started = set(a.label for a in done) | set([failed])
+                rest = [a for a in planned.plan.actions if a.label not in started]
                 failure.msg = "%s %s" % (failure.msg.rstrip(), progress_message(done, rest))
                 failure.extra.update(done=[a.as_dict() for a in done], not_attempted=[a.as_dict() for a in rest],
                                      changed=bool(failure.extra.get("changed") or done))
@@ -576,8 +577,10 @@ def export_plugin(obj, family):
     return item
 
 
-def export_event_definition(obj, project_id):
-    item = dict(name=obj.get("name"), project_id=str(project_id))
+def export_event_definition(obj, project_id, first_project):
+    item = dict(name=obj.get("name"))
+    if project_id != first_project:  # the first project's (the document's default) carry none
+        item["project_id"] = str(project_id)
     if obj.get("description"):
         item["description"] = obj["description"]
     tags = _event_definition.current_value(obj, "tags")
@@ -589,7 +592,7 @@ def export_event_definition(obj, project_id):
     for key in ("verified", "hidden"):
         if obj.get(key):
             item[key] = True
-    return item if len(item) > 2 else None  # only definitions someone documented
+    return item if set(item) - set(["name", "project_id"]) else None  # only definitions someone documented
 
 
 def export_project(obj, comments):
@@ -725,7 +728,7 @@ def export_document(task, organization):
         found = _quietly(notes, "event definitions of project %s" % project.get("id"), lambda pid=project["id"]:
                          client.list_all("/api/projects/%s/event_definitions/" % pid, params={"event_type": "event"},
                                          context="listing event definitions of project %s" % pid))
-        definitions.extend(i for i in (export_event_definition(d, project["id"]) for d in found or []
+        definitions.extend(i for i in (export_event_definition(d, project["id"], projects_ids[0]) for d in found or []
                                        if not d.get("is_action")) if i)
     document["event_definitions"] = definitions
     return document, comments, org
