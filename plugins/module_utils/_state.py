@@ -386,7 +386,7 @@ class OrganizationState:
             else:
                 for where, params in planned:
                     self._converge(run, section.resource(inner, dict(inner.params, **self.pruning(section, params))),
-                                   section.key, where, report, combined)
+                                   section.key, where, report, combined, keys=section.keys)
             known = run.listing.collection(projects_path)  # the projects as they now are (prune may delete)
             if known is not None:
                 run.project_ids = project_ids(dict(projects=known))
@@ -629,7 +629,8 @@ def export_identity_provider_config(obj, domain_names, comments):
 
 
 def export_role(obj):
-    return dict(name=obj.get("name"), members=sorted(holder_emails(obj)))
+    # purge: the holders listed are the role's holders; one given by hand is drift, taken away on apply
+    return dict(name=obj.get("name"), members=sorted(holder_emails(obj)), purge=True)
 
 
 def _quietly(notes, what, read):
@@ -738,7 +739,8 @@ SECTION_COMMENTS = dict(
     settings="Organization settings (posthog.admin.organization). Settings left out are not managed.",
     projects="Projects and their settings (posthog.admin.project). prune removes unlisted ones only with "
              "prune_projects: deleting a project deletes its data.",
-    roles="Roles and who holds them (posthog.admin.role).",
+    roles="Roles and who holds them (posthog.admin.role). purge: true makes the members listed the role's only "
+          "holders: a role given by hand is drift, and applying the document takes it away.",
     default_role="The role new members get when they join (set once the roles exist).",
     proxy_records="Managed reverse proxies (posthog.admin.proxy_record); each needs its CNAME record published.",
     domains="Domains and single sign-on (posthog.admin.domain). A domain to verify needs its DNS TXT record.",

@@ -181,6 +181,7 @@ class ModuleRun:
             recorded.append(warning)
 
         full = dict(host=self.server.url, api_key="phx_unit_test_key", retries=2)
+        full.update(getattr(self, "defaults", {}))
         full.update(args)
         full["_ansible_check_mode"] = check
         full["_ansible_diff"] = diff
@@ -276,3 +277,104 @@ class Clock:
     def sleep(self, seconds):
         self.sleeps.append(seconds)
         self.now += seconds
+
+
+# ------------------------------------------------------------------ a live emulator
+# For what only a real PostHog-like server shows (a whole organization planned and applied, a round
+# trip): one posthog-emulator per test session on a free loopback port, reset before each test.
+class LiveEmulator:
+    """A posthog-emulator process; ``url``, ``api_key``, ``control()``, ``api()`` and ``requests``
+    (the writes it served since the last ``reset()``/``forget()``, from its request log)."""
+
+    API_KEY = "phx_live_emulator_unit_test_key_0000000000"
+
+    def __init__(self, tmp):
+        import socket
+        import subprocess
+        import sys
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        self.url = "http://127.0.0.1:%d" % port
+        self.log = open(str(tmp / "emulator.log"), "w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "posthog_emulator", "serve", "--host", "127.0.0.1", "--port", str(port),
+             "--db", str(tmp / "emulator.sqlite3"), "--api-key", self.API_KEY, "--profile", "posthog", "--quiet"],
+            stdout=self.log, stderr=self.log)
+        deadline = time.time() + 60
+        while True:
+            try:
+                self.control("GET", "info")
+                break
+            except OSError:
+                if self.proc.poll() is not None or time.time() > deadline:
+                    raise RuntimeError("the emulator did not start; see %s" % self.log.name)
+                time.sleep(0.1)
+
+    def _call(self, method, path, body=None, key=None):
+        import urllib.error
+        import urllib.request
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.url + path, data=data, method=method)
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if key:
+            request.add_header("Authorization", "Bearer %s" % key)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                text = response.read()
+        except urllib.error.HTTPError as exc:
+            raise AssertionError("%s %s answered %s: %s" % (method, path, exc.code, exc.read()[:500]))
+        return json.loads(text) if text else None
+
+    def control(self, method, path, body=None):
+        return self._call(method, "/_emulator/" + path, body)
+
+    def api(self, method, path, body=None):
+        return self._call(method, path, body, key=self.API_KEY)
+
+    def reset(self):
+        self.info = self.control("POST", "reset", {"api_key": self.API_KEY})
+        return self.info
+
+    def forget(self):
+        self.control("DELETE", "requests")
+
+    @property
+    def all_requests(self):
+        return self.control("GET", "requests")
+
+    @property
+    def requests(self):
+        """The writes served since the last reset or forget(): ``["POST /api/...", ...]``."""
+        return ["%s %s" % (r["method"], r["path"]) for r in self.all_requests if r["method"] != "GET"]
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except Exception:
+            self.proc.kill()
+        self.log.close()
+
+
+@pytest.fixture(scope="session")
+def live_emulator(tmp_path_factory):
+    emulator = LiveEmulator(tmp_path_factory.mktemp("emulator"))
+    yield emulator
+    emulator.stop()
+
+
+@pytest.fixture
+def live(live_emulator):
+    """The session's emulator, reset (the bootstrap organization and project 1 only)."""
+    live_emulator.reset()
+    return live_emulator
+
+
+@pytest.fixture
+def run_live(live):
+    """Runs a module's main() against the live emulator (``api_key`` given): see :class:`ModuleRun`."""
+    run = ModuleRun(live)
+    run.defaults = dict(api_key=live.API_KEY)
+    return run

@@ -1,0 +1,197 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""organization_state plans the whole organization before any write, against a live emulator:
+an unsafe or contradictory plan is refused with nothing written (in check mode too), the real run
+carries out exactly the plan's writes, drift is complete, and a failure says what was done."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.posthog.admin.plugins.modules import organization_state, organization_state_info
+
+ORG = "Emulator Org"
+
+
+def org_id(live):
+    return live.info["organization"]["id"]
+
+
+def person(live, email, level="member"):
+    live.control("POST", "keys", {"email": email, "organization": org_id(live), "level": level})
+
+
+def role(live, name, *emails):
+    """A role made through the API, held by ``emails`` (members already)."""
+    base = "/api/organizations/%s/" % org_id(live)
+    created = live.api("POST", base + "roles/", {"name": name})
+    members = dict((m["user"]["email"], m["user"]["uuid"]) for m in live.api("GET", base + "members/")["results"])
+    for email in emails:
+        live.api("POST", base + "roles/%s/role_memberships/" % created["id"], {"user_uuid": members[email]})
+    return created
+
+
+def features(live, *keys):
+    live.control("PUT", "organizations/%s/features" % org_id(live), {"features": list(keys)})
+
+
+def refused(run_live, live, doc, fragment, **args):
+    """The document is refused in check mode and for real, naming ``fragment``, with nothing written."""
+    live.forget()
+    for check in (True, False):
+        result = run_live(organization_state, dict(definition=doc, **args), check=check)
+        assert result["failed"], result
+        assert fragment in result["msg"], result["msg"]
+    assert live.requests == []
+    return result
+
+
+# ------------------------------------------------------------------------ unsafe plans
+def test_prune_never_deletes_the_default_role_the_document_names(run_live, live):
+    features(live, "role_based_access")
+    role(live, "Keepers")
+    doc = dict(name=ORG, default_role="Keepers", roles=[])
+    result = refused(run_live, live, doc, "roles (role 'Keepers', not in the document) would be deleted, but "
+                                          "default_role names it", prune=True)
+    assert result["msg"].startswith("The plan is unsafe, so nothing was changed")
+    assert any(a["action"] == "deleted" for a in result["plan"])
+
+
+def test_prune_projects_never_deletes_the_project_the_document_lives_in(run_live, live):
+    features(live, "organizations_projects")
+    live.api("POST", "/api/organizations/%s/projects/" % org_id(live), {"name": "Second"})
+    doc = dict(name=ORG, project_id="1", projects=[dict(name="Second")],
+               batch_exports=[dict(name="Nightly", interval="day", destination=dict(
+                   type="HTTP", config=dict(url="https://eu.i.posthog.com/batch/", token="t")))])
+    result = refused(run_live, live, doc, "projects (project 'Default project', not in the document) would be "
+                                          "deleted, but the document's project_id is the project", prune=True,
+                     prune_projects=True)
+    assert "batch_exports[0] (batch export 'Nightly') would be" not in result["msg"]
+    assert "batch_exports[0] (batch export 'Nightly') lives in it" in result["msg"]
+
+
+def test_a_person_the_roster_removes_cannot_be_given_a_role(run_live, live):
+    features(live, "role_based_access")
+    person(live, "ana@example.com")
+    doc = dict(name=ORG, roles=[dict(name="Analysts", members=["ana@example.com"])],
+               roster=dict(people=[dict(email="admin@example.com", level="owner")]))
+    me = live.control("GET", "info")["user"]["email"]
+    doc["roster"]["people"][0]["email"] = me
+    refused(run_live, live, doc, "ana@example.com would be removed, but roles[0] (role 'Analysts') lists them in "
+                                 "members", prune=True)
+
+
+# ------------------------------------------------------------------------ contradictions
+def test_an_object_listed_twice_is_refused_before_any_request(run_live, live):
+    http = dict(type="HTTP", config=dict(url="https://eu.i.posthog.com/batch/", token="t"))
+    doc = dict(name=ORG, batch_exports=[dict(name="Nightly", interval="hour", destination=http),
+                                        dict(name="Nightly", interval="day", destination=http)])
+    live.forget()
+    result = run_live(organization_state, dict(definition=doc))
+    assert result["failed"] and live.all_requests == []
+    assert ("batch_exports[0] (batch export 'Nightly') and batch_exports[1] (batch export 'Nightly') name the "
+            "same batch export (name 'Nightly')") in result["msg"]
+
+
+def test_role_names_that_differ_only_in_case_are_one_role(run_live, live):
+    doc = dict(name=ORG, roles=[dict(name="Analysts"), dict(name="analysts")])
+    live.forget()
+    result = run_live(organization_state, dict(definition=doc))
+    assert result["failed"] and live.all_requests == []
+    assert "roles[0] (role 'Analysts') and roles[1] (role 'analysts') name the same role" in result["msg"]
+
+
+# ------------------------------------------------------------------------ drift
+def test_event_definitions_are_checked_in_their_own_project(run_live, live):
+    features(live, "organizations_projects")
+    second = live.api("POST", "/api/organizations/%s/projects/" % org_id(live), {"name": "Second"})
+    live.control("POST", "projects/%s/events" % second["id"], {"events": ["checkout"]})
+    doc = dict(name=ORG, event_definitions=[dict(name="checkout", project_id=str(second["id"]),
+                                                 description="A cart was paid")])
+    result = run_live(organization_state, dict(definition=doc), check=True)
+    assert not result["failed"], result["msg"]
+    assert result["changed"] and result["sections"]["event_definitions"]["updated"] == [
+        "event_definitions[0] (event definition 'checkout')"]
+    assert not any("not found" in w for w in result["warnings"]), result["warnings"]
+    result = run_live(organization_state, dict(definition=doc))
+    assert result["changed"] and not result["failed"], result.get("msg")
+    again = run_live(organization_state, dict(definition=doc))
+    assert again["changed"] is False, again["sections"]
+
+
+def test_a_role_given_by_hand_is_drift_of_an_exported_role(run_live, live):
+    features(live, "role_based_access")
+    person(live, "ana@example.com")
+    person(live, "bo@example.com")
+    role(live, "Analysts", "ana@example.com")
+    exported = run_live(organization_state_info, dict(organization=org_id(live)))["definition"]
+    assert exported["roles"] == [dict(name="Analysts", members=["ana@example.com"], purge=True)]
+    base = "/api/organizations/%s/" % org_id(live)
+    roles = live.api("GET", base + "roles/")["results"]
+    bo = [m for m in live.api("GET", base + "members/")["results"] if m["user"]["email"] == "bo@example.com"][0]
+    live.api("POST", base + "roles/%s/role_memberships/" % roles[0]["id"], {"user_uuid": bo["user"]["uuid"]})
+    drift = run_live(organization_state, dict(definition=exported), check=True)
+    assert drift["changed"] and drift["sections"]["roles"]["members changed"] == ["roles[0] (role 'Analysts')"]
+    assert drift["diff"][0]["before"]["members"] == ["ana@example.com", "bo@example.com"]
+    assert drift["diff"][0]["after"]["members"] == ["ana@example.com"]
+    applied = run_live(organization_state, dict(definition=exported))
+    assert applied["changed"] and not applied["failed"], applied.get("msg")
+    held = live.api("GET", base + "roles/")["results"][0]["members"]
+    assert [m["user"]["email"] for m in held] == ["ana@example.com"]
+
+
+# ------------------------------------------------------------------------ plan = the real run's writes
+def test_the_real_run_makes_exactly_the_writes_check_mode_planned(run_live, live):
+    features(live, "role_based_access")
+    person(live, "ana@example.com")
+    role(live, "Old")
+    http = dict(type="HTTP", config=dict(url="https://eu.i.posthog.com/batch/", token="t"))
+    doc = dict(name=ORG, settings=dict(enforce_2fa=True),
+               roles=[dict(name="Analysts", members=["ana@example.com"]), dict(name="Viewers")],
+               domains=[dict(domain="plan.example.com")],
+               batch_exports=[dict(name="Nightly", interval="day", destination=http)])
+    planned = run_live(organization_state, dict(definition=doc, prune=True), check=True)
+    assert not planned["failed"], planned["msg"]
+    live.forget()
+    applied = run_live(organization_state, dict(definition=doc, prune=True))
+    assert not applied["failed"], applied["msg"]
+    assert applied["plan"] == planned["plan"]
+    base = "/api/organizations/%s/" % org_id(live)
+    writes = live.requests
+    expected = {
+        ("organization", "updated", "organization"): ["PATCH %s" % base],
+        ("roles", "created", "roles[0] (role 'Analysts')"): ["POST %sroles/" % base],
+        ("roles", "members changed", "roles[0] (role 'Analysts')"): ["POST %sroles/ROLE/role_memberships/" % base],
+        ("roles", "created", "roles[1] (role 'Viewers')"): ["POST %sroles/" % base],
+        ("roles", "deleted", "roles (role 'Old', not in the document)"): ["DELETE %sroles/ROLE/" % base],
+        ("domains", "created", "domains[0] (domain 'plan.example.com')"): ["POST %sdomains/" % base],
+        ("batch_exports", "created", "batch_exports[0] (batch export 'Nightly')"):
+            ["POST /api/projects/1/batch_exports/"],
+    }
+    assert sorted((a["section"], a["action"], a["item"]) for a in planned["plan"]) == sorted(expected)
+    shapes = sorted(w for ws in expected.values() for w in ws)
+    import re
+    assert sorted(re.sub(r"roles/[^/]+/", "roles/ROLE/", w) for w in writes) == shapes
+    again = run_live(organization_state, dict(definition=doc, prune=True))
+    assert again["changed"] is False and again["plan"] == []
+
+
+def test_a_failure_in_the_middle_says_what_was_done_and_what_was_not_attempted(run_live, live):
+    features(live, "role_based_access")
+    http = dict(type="HTTP", config=dict(url="https://eu.i.posthog.com/batch/", token="t"))
+    doc = dict(name=ORG, settings=dict(enforce_2fa=True), roles=[dict(name="A"), dict(name="B")],
+               domains=[dict(domain="fail.example.com")],
+               batch_exports=[dict(name="Nightly", interval="day", destination=http)])
+    live.control("POST", "faults", {"method": "POST", "path": "/api/organizations/%s/domains" % org_id(live),
+                                    "status": 500})
+    result = run_live(organization_state, dict(definition=doc))
+    live.control("DELETE", "faults")
+    assert result["failed"] and result["changed"]
+    assert result["msg"].startswith("domains[0] (domain 'fail.example.com'): ")
+    assert ("Done before it: updated organization, created roles[0] (role 'A'), created roles[1] (role 'B'). "
+            "Not attempted: created batch_exports[0] (batch export 'Nightly').") in result["msg"]
+    assert [a["item"] for a in result["not_attempted"]] == ["batch_exports[0] (batch export 'Nightly')"]
+    rerun = run_live(organization_state, dict(definition=doc))
+    assert not rerun["failed"] and rerun["sections"]["roles"] == dict(
+        changed=False, unchanged=["roles[0] (role 'A')", "roles[1] (role 'B')"])
