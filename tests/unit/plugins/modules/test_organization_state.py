@@ -139,7 +139,7 @@ def test_export_writes_commented_yaml_that_reads_back_as_the_document(server, ru
         name="Okta", config_scope="oidc", domain_scope="selected", domains=["example.com"],
         oidc_issuer_url="https://acme.okta.example", oidc_client_id="posthog", scim_enabled=False)]
     assert doc["batch_exports"][0]["destination"] == S3
-    assert doc["event_definitions"] == [dict(name="signed_up", description="A sign-up")  # the first project: no project_id]
+    assert doc["event_definitions"] == [dict(name="signed_up", description="A sign-up")]  # the first project: no project_id
     assert doc["projects"] == [dict(name="Default project", timezone="UTC", anonymize_ips=False)]
     assert doc["roles"] == [dict(name="Viewers", members=["a@acme.example"])] and doc["default_role"] == "Viewers"
     assert doc["proxy_records"] == [dict(domain="t.acme.example"), dict(domain="e.acme.example")]
