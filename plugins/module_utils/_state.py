@@ -527,7 +527,9 @@ def export_batch_export(obj, notes, comments, integration_names=None):
         item["hogql_query"] = query
     if dest_type in _batch_export.DESTINATION_TYPES:
         public, dummy = _batch_export.split_config(dest_type, config)
-        known = set(_batch_export.all_config_keys())
+        # A secret key of any destination type is left out, whatever type the export says it is: a
+        # server that echoes an AwsS3 secret on another type still never puts it in a file meant for git.
+        known = set(_batch_export.all_config_keys()) - set(_batch_export.all_secret_keys())
         item["destination"] = dict(type=dest_type, config=dict((k, v) for k, v in sorted(public.items()) if k in known))
         if destination.get("integration") is not None:  # by name where it has one: it names it in any organization
             item["destination"]["integration"] = (integration_names or {}).get(destination["integration"]) \
@@ -769,7 +771,10 @@ def to_yaml(document, comments, org, host):
 
     def text(dumper, value):
         style = "|" if "\n" in value else None
-        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+        # A value that looks like a template ({{ lookup('pipe', ...) }} as a project's name) is tagged
+        # !unsafe: include_vars and from_yaml then never evaluate it on the controller.
+        tag = "!unsafe" if looks_templated(value) else "tag:yaml.org,2002:str"
+        return dumper.represent_scalar(tag, value, style=style)
 
     Dumper.add_representer(str, text)
 
@@ -804,9 +809,57 @@ def to_yaml(document, comments, org, host):
     return "\n".join(lines) + "\n"
 
 
+TEMPLATE_MARKS = ("{{", "{%", "{#")
+
+
+def looks_templated(value):
+    return isinstance(value, str) and any(mark in value for mark in TEMPLATE_MARKS)
+
+
+def write_private(path, text):
+    """Write ``text`` to ``path`` as a file only its owner reads, from the first byte: a new file made
+    by mkstemp (0600, O_EXCL: never one planted there, never through a symlink) in the destination's
+    directory, flushed, then renamed over ``path`` (a reader sees the old file or the new, whole)."""
+    import os
+    import tempfile
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        raise Failure("dest %s: the directory %s does not exist" % (path, directory))
+    handle, temporary = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(handle, "w") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def read_definition(path):
+    """The document in the YAML file ``path``, read as data: no value is ever evaluated as a template
+    (``!unsafe`` values are plain strings here), whatever it holds."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_constructor("!unsafe", lambda loader, node: loader.construct_scalar(node))
+    try:
+        with open(path) as handle:
+            return yaml.load(handle, Loader=Loader)  # nosec: a SafeLoader (plus the !unsafe tag)
+    except (IOError, OSError) as exc:
+        raise Failure("definition_file %s cannot be read: %s" % (path, exc.strerror or exc))
+    except yaml.YAMLError as exc:
+        raise Failure("definition_file %s is not valid YAML: %s" % (path, exc))
+
+
 # ---------------------------------------------------------------------------------- the modules
 STATE_ARGUMENT_SPEC = dict(
-    definition=dict(type="dict", required=True),
+    definition=dict(type="dict"),
+    definition_file=dict(type="path"),
     prune=dict(type="bool", default=False),
     prune_owners=dict(type="bool", default=False),
     prune_projects=dict(type="bool", default=False),
@@ -819,7 +872,10 @@ STATE_INFO_ARGUMENT_SPEC = dict(
 
 def converge_state(task, params):
     """organization_state: converge the document; the Result as the module returns it."""
-    state = OrganizationState(task, params["definition"], prune=params["prune"], prune_owners=params["prune_owners"],
+    definition = params["definition"]
+    if params.get("definition_file"):
+        definition = read_definition(params["definition_file"])
+    state = OrganizationState(task, definition, prune=params["prune"], prune_owners=params["prune_owners"],
                               prune_projects=params["prune_projects"])
     problems = state.validate()
     task.add_secrets(state.secrets)
@@ -846,13 +902,6 @@ def read_state(task, params):
                 current = handle.read()
         result["changed"] = current != text
         if result["changed"] and not task.check_mode:
-            directory = os.path.dirname(os.path.abspath(path))
-            if not os.path.isdir(directory):
-                raise Failure("dest %s: the directory %s does not exist" % (path, directory))
-            temporary = path + ".tmp"
-            with open(temporary, "w") as handle:
-                handle.write(text)
-            os.chmod(temporary, 0o600)
-            os.rename(temporary, path)
+            write_private(path, text)
         result["dest"] = path
     return result

@@ -57,8 +57,16 @@ options:
         masked in the output.
       - An event definition PostHog has not ingested yet is skipped with a warning (PostHog creates
         definitions when it ingests the event).
+      - One of O(definition) and O(definition_file) is required.
     type: dict
-    required: true
+  definition_file:
+    description:
+      - A YAML file holding the document (as M(posthog.admin.organization_state_info) writes it with
+        C(dest)), read by the module itself on the host the task runs on.
+      - No value of the file is ever evaluated as a template, so a name such as
+        C({{ lookup('pipe', ...) }}) in an exported organization stays a name. Prefer it to
+        O(definition) with C(lookup('file')) when the file comes from an export.
+    type: path
   prune:
     description:
       - Also remove, in each part the document has, what it does not list - roles, domains, identity
@@ -85,17 +93,23 @@ notes:
   - Needs the scopes of the parts it manages (see each module); for all of them C(organization:write),
     C(organization_member:write), C(user:read), C(project:write), C(batch_export:write), C(plugin:write)
     and C(event_definition:write).
-  - Fails before any request when any part of the document is wrong, naming each problem; fails at
-    the first refused write with the part and item named, reporting C(changed=true) when earlier
-    parts changed something.
+  - Fails before any request when any part of the document is wrong, naming each problem.
+  - Plans the whole organization before the first write (a check-mode pass; each collection is read
+    once, and the real run reuses those reads) and refuses, with nothing written, a plan that deletes
+    what the document still refers to (the default role, the project the document or an item lives
+    in, a person a role lists) or a document that lists one object twice (role names regardless of
+    case). Check mode returns that plan (RV(plan)); a real run carries out exactly its writes.
+  - Fails at the first refused write with the part and item named, reporting C(changed=true) when
+    earlier parts changed something, what was done (RV(done)) and what was not attempted
+    (RV(not_attempted)); running the task again converges the rest.
 seealso:
   - module: posthog.admin.organization_state_info
 """
 
 EXAMPLES = r"""
-- name: Acme is exactly as organizations/acme.yml says (exported by organization_state_info)
+- name: Acme is exactly as organizations/acme.yml says (exported by organization_state_info; read as data)
   posthog.admin.organization_state:
-    definition: "{{ lookup('ansible.builtin.file', 'organizations/acme.yml') | from_yaml }}"
+    definition_file: organizations/acme.yml
 
 - name: Report drift without changing anything (run with --check --diff, e.g. from AWX on a schedule)
   posthog.admin.organization_state:
@@ -195,6 +209,28 @@ sections:
       changed: true
       created: ["domains[1] (domain 'login.acme.example')"]
       unchanged: ["domains[0] (domain 'acme.example')"]
+plan:
+  description:
+    - Every action of the plan, in the order the real run takes them - the part (C(section)), what is
+      done (C(action) - C(created), C(updated), C(deleted), C(members changed), C(invited), C(removed)...)
+      and to which item (C(item), named as in RV(sections)). Empty when nothing would change.
+    - In check mode, what a real run would do; in a real run, what it did.
+  returned: success, and when the plan is refused
+  type: list
+  elements: dict
+  sample:
+    - {section: roles, action: created, item: "roles[1] (role 'Viewers')"}
+    - {section: domains, action: deleted, item: "domains (domain 'old.acme.example', not in the document)"}
+done:
+  description: When a write fails, the actions of the plan carried out before it (as in RV(plan)).
+  returned: when a write fails
+  type: list
+  elements: dict
+not_attempted:
+  description: When a write fails, the actions of the plan not attempted (as in RV(plan)); run the task again.
+  returned: when a write fails
+  type: list
+  elements: dict
 diff:
   description: One before/after per changed object, headed with its part and item.
   returned: when diff mode is on
@@ -207,7 +243,8 @@ from ansible_collections.posthog.admin.plugins.module_utils._state import STATE_
 
 
 def main():
-    run_task(STATE_ARGUMENT_SPEC, converge_state)
+    run_task(STATE_ARGUMENT_SPEC, converge_state, required_one_of=[("definition", "definition_file")],
+             mutually_exclusive=[("definition", "definition_file")])
 
 
 if __name__ == "__main__":

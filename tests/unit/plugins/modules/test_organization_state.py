@@ -141,7 +141,7 @@ def test_export_writes_commented_yaml_that_reads_back_as_the_document(server, ru
     assert doc["batch_exports"][0]["destination"] == S3
     assert doc["event_definitions"] == [dict(name="signed_up", description="A sign-up")]  # the first project: no project_id
     assert doc["projects"] == [dict(name="Default project", timezone="UTC", anonymize_ips=False)]
-    assert doc["roles"] == [dict(name="Viewers", members=["a@acme.example"])] and doc["default_role"] == "Viewers"
+    assert doc["roles"] == [dict(name="Viewers", members=["a@acme.example"], purge=True)] and doc["default_role"] == "Viewers"
     assert doc["proxy_records"] == [dict(domain="t.acme.example"), dict(domain="e.acme.example")]
     assert "hooks.example" not in json.dumps(result)
     text = dest.read_text()
@@ -174,3 +174,17 @@ def test_export_names_the_integration_an_export_writes_with(server, run_module):
         destination=dict(type="AwsS3", integration="acme-aws",
                          config=dict(bucket_name="b", prefix="p/", region="eu-west-1")))]
     assert not any("batch export" in note for note in result["notes"])
+
+
+def test_the_export_leaves_out_every_destination_secret_a_server_echoes(server, run_module):
+    echoed = batch_export(name="Leaky", destination=dict(type="S3", config=dict(
+        bucket_name="b", region="eu-west-1", prefix="p/", aws_access_key_id="AKIA-ECHOED",
+        aws_secret_access_key=SECRET, password=SECRET, private_key=SECRET, token=SECRET)))
+    server.script((200, ORG), (200, page()), (200, page()), (200, page()), (200, page()), (200, page()),
+                  (200, page()), (200, page()), (200, page(echoed)), (200, page()), (200, page()), (200, page()),
+                  (200, page()), (200, page()))
+    result = run_module(organization_state_info, dict(organization=ORG_ID))
+    assert not result["failed"], result["msg"]
+    assert result["definition"]["batch_exports"][0]["destination"]["config"] == dict(
+        bucket_name="b", region="eu-west-1", prefix="p/")
+    assert SECRET not in json.dumps(result["definition"]) and "AKIA-ECHOED" not in json.dumps(result["definition"])

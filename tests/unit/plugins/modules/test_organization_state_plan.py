@@ -195,3 +195,49 @@ def test_a_failure_in_the_middle_says_what_was_done_and_what_was_not_attempted(r
     rerun = run_live(organization_state, dict(definition=doc))
     assert not rerun["failed"] and rerun["sections"]["roles"] == dict(
         changed=False, unchanged=["roles[0] (role 'A')", "roles[1] (role 'B')"])
+
+
+# ------------------------------------------------------------------------ the export file
+def test_the_export_file_is_private_from_its_first_byte_and_never_follows_a_planted_link(run_live, live, tmp_path,
+                                                                                        monkeypatch):
+    import os
+    import stat
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    dest = tmp_path / "acme.yml"
+    os.symlink(str(victim), str(dest) + ".tmp")  # where the old export wrote its temporary file
+    modes = []
+    real_replace = os.replace
+
+    def replace(src, dst):
+        modes.append(stat.S_IMODE(os.stat(src).st_mode))
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    old_umask = os.umask(0)  # a careless umask: the file must still never be readable by others
+    try:
+        result = run_live(organization_state_info, dict(organization=org_id(live), dest=str(dest)))
+    finally:
+        os.umask(old_umask)
+    assert result["changed"] and not result["failed"], result.get("msg")
+    assert victim.read_text() == "keep me" and stat.S_IMODE(os.stat(str(victim)).st_mode) != 0o600
+    assert modes == [0o600] and stat.S_IMODE(os.stat(str(dest)).st_mode) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["acme.yml", "acme.yml.tmp", "victim.txt"]
+
+
+def test_a_template_looking_name_is_exported_unsafe_and_applied_as_data(run_live, live, tmp_path):
+    evil = "{{ lookup('pipe', 'touch %s') }}" % (tmp_path / "pwned")
+    live.api("PATCH", "/api/organizations/%s/projects/1/" % org_id(live), {"name": evil})
+    dest = tmp_path / "acme.yml"
+    result = run_live(organization_state_info, dict(organization=org_id(live), dest=str(dest)))
+    assert not result["failed"], result.get("msg")
+    text = dest.read_text()
+    assert "  - name: !unsafe '{{ lookup(''pipe''" in text, text
+    from ansible.parsing.yaml.loader import AnsibleLoader
+    loaded = AnsibleLoader(text).get_single_data()
+    assert loaded["projects"][0]["name"] == evil  # include_vars / from_yaml read it as an unsafe string
+    applied = run_live(organization_state, dict(definition_file=str(dest)))
+    assert not applied["failed"] and applied["changed"] is False, applied
+    assert not (tmp_path / "pwned").exists()
+    both = run_live(organization_state, dict(definition_file=str(dest), definition=dict(name=ORG)))
+    assert both["failed"] and "mutually exclusive" in both["msg"]
