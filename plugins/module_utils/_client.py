@@ -22,7 +22,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import copy
 import html
 import json
 import math
@@ -868,7 +867,7 @@ class PostHogClient:
             if method.upper() == "GET":
                 memo_key = self.url_for(path, params)
                 if memo_key in self.memo:
-                    return copy.deepcopy(self.memo[memo_key])
+                    return json.loads(self.memo[memo_key])
             else:
                 self._forget(method.upper(), self.url_for(path, params))
         try:
@@ -877,7 +876,7 @@ class PostHogClient:
             self._scrub_error(exc)
             raise
         if memo_key is not None:
-            self.memo[memo_key] = copy.deepcopy(answer)
+            self.memo[memo_key] = json.dumps(answer)  # a copy no caller can change (and cheaper to make)
         elif self.memo is not None:
             self._forget(method.upper(), self.url_for(path, params))  # what a recovery read meanwhile
         return answer

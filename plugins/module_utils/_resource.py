@@ -26,6 +26,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import copy
+import json
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError, require_object
 
@@ -86,9 +87,19 @@ def fold(value):
     return None
 
 
+def _holds(value, parts):
+    for part in parts:
+        if not isinstance(value, dict) or value.get(part) is None:
+            return False
+        value = value[part]
+    return True
+
+
 def mask(value, secret_paths):
-    """A deep copy of ``value`` with the dotted ``secret_paths`` (``destination.config.password``)
-    replaced by a mask where present."""
+    """``value`` with the dotted ``secret_paths`` (``destination.config.password``) replaced by a
+    mask where present: a deep copy when one is, else ``value`` itself."""
+    if not any(_holds(value, path.split(".")) for path in secret_paths):
+        return value  # nothing to mask (the engine's objects are its own copies already)
     value = copy.deepcopy(value)
     for path in secret_paths:
         parts = path.split(".")
@@ -550,6 +561,14 @@ class Resource:
                 result.actions.append(step.describe(plan))
 
 
+def _copy(obj):
+    """A deep copy of a JSON object (a JSON round trip: several times cheaper than copy.deepcopy)."""
+    try:
+        return json.loads(json.dumps(obj))
+    except (TypeError, ValueError):
+        return copy.deepcopy(obj)
+
+
 class Listing:
     """The objects of the collections the items of a list read, each read once and kept in step
     with what each item's :meth:`Resource.converge` returned. Only look-ups are served from it: a
@@ -602,21 +621,24 @@ class Listing:
         kept = self._load(resource)
         if not kept:
             return [], []
-        sample = [copy.deepcopy(obj) for obj in list(kept.values())[:1]]
         try:
             wanted = fold(resource.lookup_value(option, value))
         except Exception:  # a value the hook cannot normalise: no index, every object is a candidate
             wanted = None
         if wanted is None:
-            return [copy.deepcopy(obj) for obj in kept.values()], sample
+            found = [_copy(obj) for obj in kept.values()]
+            return found, found
         index_key = (resource.listing_key(), option)
         if index_key not in self._indexes:
             index = {}
             for obj in kept.values():
                 index.setdefault(self._key(resource, obj, option), []).append(obj)
             self._indexes[index_key] = (resource, index)
-        found = self._indexes[index_key][1].get(wanted, []) + self._indexes[index_key][1].get(None, [])
-        return [copy.deepcopy(obj) for obj in found], sample
+        found = [_copy(obj) for obj in self._indexes[index_key][1].get(wanted, []) +
+                 self._indexes[index_key][1].get(None, [])]
+        # what hooks see of the collection (a domain's SAML fields tell the API's generation): the
+        # matches, else one object of it
+        return found, found or [_copy(next(iter(kept.values())))]
 
     @staticmethod
     def _key(resource, obj, option):

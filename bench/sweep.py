@@ -1,0 +1,166 @@
+"""The size sweep of organization_state (part of `make bench`): how the idempotent re-run of a whole
+organization grows with its size, beside a one-task ansible.builtin.ping playbook and a plain-requests
+floor making the reads needed to decide.
+
+For S in BENCH_SWEEP_SIZES (default 10,100,1000,10000): an organization with S people (pending
+invites), S documented event definitions and S/10 batch exports; the first run creates them (timed
+once, its writes counted against the floor's: bulk invites 20 a request, one PATCH per definition, one
+POST per export), then the re-run is timed BENCH_SWEEP_RUNS times (median). Writes bench/sweep.md and
+bench/.state/sweep.json. Targets (issue 22): re-run at S=1,000 within ping + 1.5 s, at S=10,000 within
+ping + 10 s; its requests at most the floor's plus one per extra page.
+
+    python bench/sweep.py            # after `make collection`; `make bench` runs it
+"""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import requests
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, BENCH)
+
+from run import BIN, PYTHON, STATE, Emulator, ansible_env, say  # noqa: E402  (bench/run.py's helpers)
+
+SIZES = [int(s) for s in (os.environ.get("BENCH_SWEEP_SIZES") or "10,100,1000,10000").split(",")]
+RUNS = int(os.environ.get("BENCH_SWEEP_RUNS") or 3)
+PAGE = 500  # the collection's page size (and the floor's)
+HTTP = {"type": "HTTP", "config": {"url": "https://eu.i.posthog.com/batch/", "token": "sweep-token"}}
+
+
+def document(size):
+    return {
+        "name": "Sweep Org",
+        "roster": {"people": [{"email": "person%05d@sweep.example" % i, "level": "member"} for i in range(size)]
+                   + [{"email": "admin@example.com", "level": "owner"}], "send_email": False},
+        "batch_exports": [{"name": "Export %04d" % i, "interval": "day", "destination": HTTP}
+                          for i in range(max(1, size // 10))],
+        "event_definitions": [{"name": "event_%05d" % i, "description": "Event %d" % i} for i in range(size)],
+    }
+
+
+def setup(emu, size):
+    emu.control("POST", "reset", {"api_key": emu.key})
+    info = emu.control("GET", "info")
+    org = info["organization"]
+    emu.api("PATCH", "/api/organizations/%s/" % org["id"], {"name": "Sweep Org"})
+    for start in range(0, size, 2000):
+        emu.control("POST", "projects/%s/events" % info["project"]["id"],
+                    {"events": ["event_%05d" % i for i in range(start, min(size, start + 2000))]})
+    emu.control("DELETE", "requests")
+    return org["id"], info["project"]["id"], info["user"]["email"]
+
+
+def playbook(path, body):
+    with open(path, "w") as handle:
+        handle.write("---\n- name: Sweep\n  hosts: localhost\n  gather_facts: false\n  tasks:\n" + body)
+
+
+def timed(cmd, env):
+    started = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=BENCH, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    wall = time.perf_counter() - started
+    if proc.returncode:
+        sys.exit("sweep: %s failed:\n%s" % (" ".join(cmd[:4]), proc.stdout[-3000:]))
+    return wall, proc.stdout
+
+
+def floor_reads(emu, org_id, project):
+    """The reads that decide the re-run, with requests and 500 a page; returns (seconds, requests)."""
+    session = requests.Session()
+    session.headers["Authorization"] = "Bearer " + emu.key
+    started = time.perf_counter()
+    count = 0
+    paths = ["/api/organizations/", "/api/organizations/%s/members/" % org_id, "/api/organizations/%s/invites/" % org_id,
+             "/api/projects/%s/batch_exports/" % project, "/api/projects/%s/event_definitions/" % project]
+    for path in paths:
+        url = emu.url + path + "?limit=%d" % PAGE
+        while url:
+            page = session.get(url, timeout=120).json()
+            count += 1
+            url = page.get("next") if isinstance(page, dict) else None
+    return time.perf_counter() - started, count
+
+
+def measure(emu, size, env):
+    org_id, project, me = setup(emu, size)
+    doc = document(size)
+    doc["roster"]["people"][-1]["email"] = me
+    doc_path = os.path.join(STATE, "sweep-%d.yml" % size)
+    with open(doc_path, "w") as handle:
+        json.dump(doc, handle)  # JSON is YAML
+    book = os.path.join(STATE, "sweep-state.yml")
+    playbook(book, "    - name: The organization is as the document says\n"
+                   "      posthog.admin.organization_state:\n        definition_file: %s\n" % doc_path)
+    ping = os.path.join(STATE, "sweep-ping.yml")
+    playbook(ping, "    - name: Ping\n      ansible.builtin.ping:\n")
+    cmd = [os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-c", "local"]
+    first, dummy = timed(cmd + [book], env)
+    log = emu.requests_log()
+    first_writes = sum(1 for r in log if r["method"] != "GET")
+    floor_writes = -(-size // 20) + size + max(1, size // 10)  # bulk invites, a PATCH per definition, exports
+    reruns, pings, floors, reqs = [], [], [], None
+    for dummy in range(RUNS):
+        pings.append(timed(cmd + [ping], env)[0])
+        wall, out = timed(cmd + [book], env)
+        if "changed=0" not in out:
+            sys.exit("sweep: the re-run at S=%d changed something:\n%s" % (size, out[-3000:]))
+        reruns.append(wall)
+        log = emu.requests_log()
+        reqs = len(log)
+        if any(r["method"] != "GET" for r in log):
+            sys.exit("sweep: the re-run at S=%d wrote" % size)
+        floors.append(floor_reads(emu, org_id, project))
+        emu.requests_log()
+    floor_s = statistics.median(f[0] for f in floors)
+    floor_n = floors[0][1]
+    row = dict(size=size, first=first, first_writes=first_writes, floor_writes=floor_writes,
+               rerun=statistics.median(reruns), ping=statistics.median(pings), floor=floor_s,
+               requests=reqs, floor_requests=floor_n)
+    say("S=%d: re-run %.2f s (ping %.2f s, floor %.2f s), %d requests (floor %d); first run %.1f s, %d writes "
+        "(floor %d)" % (size, row["rerun"], row["ping"], floor_s, reqs, floor_n, first, first_writes, floor_writes))
+    return row
+
+
+def report(rows):
+    lines = ["# organization_state: the size sweep", "",
+             "S people (pending invites), S documented event definitions and S/10 batch exports in one organization; "
+             "the idempotent re-run of one `organization_state` task (`definition_file`), median of %d, beside a "
+             "one-task `ansible.builtin.ping` playbook and the floor (the same reads with requests, %d a page). "
+             "Written by `bench/sweep.py` (`make bench`)." % (RUNS, PAGE), "",
+             "| S | re-run (s) | ping (s) | re-run - ping (s) | target | floor reads (s) | requests | floor requests "
+             "| first run (s) | first-run writes | floor writes |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        target = {1000: 1.5, 10000: 10.0}.get(r["size"])
+        over = r["rerun"] - r["ping"]
+        verdict = "" if target is None else ("%s (<= %.1f)" % ("met" if over <= target else "MISSED", target))
+        lines.append("| %d | %.2f | %.2f | %.2f | %s | %.2f | %d | %d | %.1f | %d | %d |" % (
+            r["size"], r["rerun"], r["ping"], over, verdict, r["floor"], r["requests"], r["floor_requests"],
+            r["first"], r["first_writes"], r["floor_writes"]))
+    with open(os.path.join(BENCH, "sweep.md"), "w") as handle:
+        handle.write("\n".join(lines) + "\n")
+    with open(os.path.join(STATE, "sweep.json"), "w") as handle:
+        json.dump(rows, handle, indent=1)
+
+
+def main():
+    os.makedirs(STATE, exist_ok=True)
+    emu = Emulator()
+    emu.start()
+    try:
+        env = ansible_env(emu, os.path.join(STATE, "sweep-steps.json"))
+        env.pop("ANSIBLE_CALLBACKS_ENABLED", None)
+        rows = [measure(emu, size, env) for size in SIZES]
+    finally:
+        emu.stop()
+    report(rows)
+    say("sweep: bench/sweep.md")
+
+
+if __name__ == "__main__":
+    main()
