@@ -25,40 +25,58 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Resource, name_problem
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Field, Resource, name_problem, options_of
 
 NAME_MAX_LENGTH = 200
 MAX_RECORDING_DURATION = 30000
 WEEK_DAYS = {"sunday": 0, "monday": 1}
 WEEK_DAY_NAMES = dict((number, name) for name, number in WEEK_DAYS.items())
 
-#: The settings the module manages, with their option types (PostHog's field names).
-SETTINGS = dict(
-    product_description=dict(type="str"),
-    timezone=dict(type="str"),
-    anonymize_ips=dict(type="bool"),
-    app_urls=dict(type="list", elements="str"),
-    recording_domains=dict(type="list", elements="str"),
-    test_account_filters=dict(type="list", elements="dict"),
-    test_account_filters_default_checked=dict(type="bool"),
-    path_cleaning_filters=dict(type="list", elements="dict"),
-    data_attributes=dict(type="list", elements="str"),
-    person_display_name_properties=dict(type="list", elements="str"),
-    autocapture_opt_out=dict(type="bool"),
-    autocapture_exceptions_opt_in=dict(type="bool"),
-    autocapture_web_vitals_opt_in=dict(type="bool"),
-    capture_console_log_opt_in=dict(type="bool"),
-    capture_performance_opt_in=dict(type="bool"),
-    session_recording_opt_in=dict(type="bool"),
-    session_recording_sample_rate=dict(type="float"),
-    session_recording_minimum_duration_milliseconds=dict(type="int"),
-    surveys_opt_in=dict(type="bool"),
-    heatmaps_opt_in=dict(type="bool"),
-    inject_web_apps=dict(type="bool"),
-    flags_persistence_default=dict(type="bool"),
-    week_start_day=dict(type="str", choices=sorted(WEEK_DAYS)),
-    slack_incoming_webhook=dict(type="str", no_log=True),
+
+def clean_list(values):
+    """``app_urls`` / ``recording_domains`` as PostHog stores them: empty entries dropped."""
+    return [value for value in values or [] if value]
+
+
+def sample_rate(value):
+    """``session_recording_sample_rate`` as a number (PostHog answers a decimal string: ``"0.50"``)."""
+    if value is None or value == "":
+        return None
+    try:
+        return round(float(value), 2)
+    except (TypeError, ValueError):
+        return value
+
+
+#: The settings of a project, each described once (PostHog's field names): the module's options, what
+#: the engine sends and compares, and what organization_state_info exports all come from here.
+FIELDS = (
+    Field("product_description"),
+    Field("timezone"),
+    Field("anonymize_ips", "bool"),
+    Field("app_urls", "list", elements="str", to_api=clean_list, from_api=clean_list, unordered=True),
+    Field("recording_domains", "list", elements="str", to_api=clean_list, from_api=clean_list, unordered=True),
+    Field("test_account_filters", "list", elements="dict"),
+    Field("test_account_filters_default_checked", "bool"),
+    Field("path_cleaning_filters", "list", elements="dict"),
+    Field("data_attributes", "list", elements="str"),
+    Field("person_display_name_properties", "list", elements="str"),
+    Field("autocapture_opt_out", "bool"),
+    Field("autocapture_exceptions_opt_in", "bool"),
+    Field("autocapture_web_vitals_opt_in", "bool"),
+    Field("capture_console_log_opt_in", "bool"),
+    Field("capture_performance_opt_in", "bool"),
+    Field("session_recording_opt_in", "bool"),
+    Field("session_recording_sample_rate", "float", from_api=sample_rate),
+    Field("session_recording_minimum_duration_milliseconds", "int"),
+    Field("surveys_opt_in", "bool"),
+    Field("heatmaps_opt_in", "bool"),
+    Field("inject_web_apps", "bool"),
+    Field("flags_persistence_default", "bool"),
+    Field("week_start_day", choices=WEEK_DAYS, to_api=WEEK_DAYS.get, to_user=WEEK_DAY_NAMES.get),
+    Field("slack_incoming_webhook", secret=True),  # masked in results and diffs, never exported
 )
+SETTINGS = options_of(FIELDS)
 
 ARGUMENT_SPEC = dict(
     state=dict(type="str", default="present", choices=["present", "absent"]),
@@ -77,21 +95,6 @@ MSG_CURRENT = ("Like the PostHog web app, creating a project made it the API key
                "with project_id @current act on it.")
 
 
-def sample_rate(value):
-    """``session_recording_sample_rate`` as a number (PostHog answers a decimal string: ``"0.50"``)."""
-    if value is None or value == "":
-        return None
-    try:
-        return round(float(value), 2)
-    except (TypeError, ValueError):
-        return value
-
-
-def clean_list(values):
-    """``app_urls`` / ``recording_domains`` as PostHog stores them: empty entries dropped."""
-    return [value for value in values or [] if value]
-
-
 class Project(Resource):
     """A project of the organization, found by id or by name (unique within the organization,
     regardless of case). With an id, ``name`` is a setting (a rename)."""
@@ -100,9 +103,8 @@ class Project(Resource):
     return_key = "project"
     lookups = ("id", "name")
     named_by = "name or id"
-    fields = tuple(SETTINGS)
-    unordered = ("app_urls", "recording_domains")
-    secret_paths = ("slack_incoming_webhook",)
+    FIELDS = FIELDS
+    folded = ("name",)  # PostHog keeps names unique regardless of case
 
     def collection_path(self):
         return self.task.org_path("projects")
@@ -131,29 +133,15 @@ class Project(Resource):
     def desired(self):
         desired = super(Project, self).desired()
         if self.params.get("id") and self.params.get("name") is not None:
-            desired["name"] = self.params["name"]
-        if "week_start_day" in desired:
-            desired["week_start_day"] = WEEK_DAYS[desired["week_start_day"]]
-        for field in ("app_urls", "recording_domains"):
-            if field in desired:
-                desired[field] = clean_list(desired[field])
+            desired["name"] = self.params["name"]  # with an id, the name is a setting: a rename
         return desired
 
     def read(self, obj, field):
         value = super(Project, self).read(obj, field)
-        if field == "session_recording_sample_rate":
-            return sample_rate(value)
-        if field == "name" and isinstance(value, str):
-            return value.strip()
-        return value
+        return value.strip() if field == "name" and isinstance(value, str) else value
 
-    def equal(self, field, wanted, current):
-        if field == "name" and self.params.get("id") is None:
-            # The look-up: PostHog keeps names unique regardless of case, so this is the one.
-            return isinstance(current, str) and wanted.strip().lower() == current.lower()
-        if field in ("app_urls", "recording_domains"):
-            return sorted(wanted) == sorted(clean_list(current))
-        return super(Project, self).equal(field, wanted, current)
+    def export(self, obj):
+        return dict(name=self.read(obj, "name"), **super(Project, self).export(obj))
 
     def complete(self, obj):
         """The list answers a summary: read the match's settings."""

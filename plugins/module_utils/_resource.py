@@ -113,6 +113,41 @@ def mask(value, secret_paths):
     return value
 
 
+class Field:
+    """One field of a kind, described once: the option that sets it (``type``, ``elements``,
+    ``choices``; ``secret`` options are no_log), how the user's value is sent (``to_api``), how
+    PostHog's is read back to be compared (``from_api``) and exported (``to_user``), whether a list
+    compares as a set (``unordered``), whether PostHog keeps the first value (``frozen``), and whether
+    the export writes it (``export``; secrets never: PostHog returns none, or they must not reach a
+    file). Converge, diff, validation (the argument spec) and export all derive from these."""
+
+    def __init__(self, name, type="str", elements=None, choices=None, to_api=None, from_api=None, to_user=None,
+                 unordered=False, secret=False, frozen=False, export=True):
+        self.name = name
+        self.option = dict(type=type)
+        if elements:
+            self.option["elements"] = elements
+        if choices:
+            self.option["choices"] = sorted(choices)
+        if secret:
+            self.option["no_log"] = True
+        self.to_api = to_api
+        self.from_api = from_api
+        self.to_user = to_user
+        self.unordered = unordered
+        self.secret = secret
+        self.frozen = frozen
+        self.export = export and not secret
+
+
+def options_of(fields):
+    """The argument spec of ``fields`` (:class:`Field`), in order."""
+    return dict((f.name, dict(f.option)) for f in fields)
+
+
+EMPTY = (None, "", [], {})
+
+
 class Failure(Exception):
     """The task fails with ``msg``; ``extra`` is returned beside it (``changed``, the object...).
 
@@ -242,6 +277,29 @@ class Resource:
     update_after_create = False     # run the Update step on a just-created object too
     steps = (UPDATE,)               # what brings an existing object in line, in order
 
+    FIELDS = ()                     # the kind's fields (Field); fields, unordered, secret_paths, frozen follow
+    folded = ()                     # look-ups PostHog compares regardless of case (trimmed): a role's name
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "FIELDS" in cls.__dict__:  # one description: the engine's lists are derived from it
+            cls.field_map = dict((f.name, f) for f in cls.FIELDS)
+            cls.fields = tuple(f.name for f in cls.FIELDS)
+            cls.unordered = tuple(f.name for f in cls.FIELDS if f.unordered)
+            cls.secret_paths = tuple(f.name for f in cls.FIELDS if f.secret)
+            cls.frozen = tuple(f.name for f in cls.FIELDS if f.frozen)
+
+    field_map = {}
+
+    @classmethod
+    def reader(cls):
+        """An instance that only reads PostHog's objects (:meth:`read`, :meth:`export`): no task."""
+        instance = cls.__new__(cls)
+        instance.task = instance.client = instance.listing = instance.found = instance.departing = None
+        instance.params = {}
+        instance.seen = []
+        return instance
+
     def __init__(self, task, params, listing=None):
         self.task = task
         self.client = task.client
@@ -300,16 +358,42 @@ class Resource:
         return problems + list(self.validate())
 
     def identities(self):
-        """hook: the hashable identities of the object named; two items of a list sharing one are refused."""
-        return [(option, self.params[option]) for option in self.lookups if self.params.get(option) is not None]
+        """hook: the hashable identities of the object named; two items of a list sharing one are refused
+        (a :attr:`folded` look-up folded)."""
+        return [(option, fold(self.params[option]) if option in self.folded else self.params[option])
+                for option in self.lookups if self.params.get(option) is not None]
 
     def desired(self):
-        """hook: the API fields the user set: options left unset are not managed."""
-        return dict((f, self.params[f]) for f in self.fields if self.params.get(f) is not None)
+        """hook: the API fields the user set (each through its Field's ``to_api``): options left unset
+        are not managed."""
+        desired = {}
+        for name in self.fields:
+            value = self.params.get(name)
+            if value is not None:
+                field = self.field_map.get(name)
+                desired[name] = field.to_api(value) if field is not None and field.to_api else value
+        return desired
 
     def read(self, obj, field):
-        """hook: a field as the engine compares it, read from PostHog's object."""
-        return (obj or {}).get(field)
+        """hook: a field as the engine compares it, read from PostHog's object (through its Field's
+        ``from_api``)."""
+        value = (obj or {}).get(field)
+        described = self.field_map.get(field)
+        return described.from_api(value) if described is not None and described.from_api else value
+
+    def export(self, obj):
+        """hook: the item of organization_state's document that recreates ``obj``: its exported
+        Fields, as the user writes them (``to_user``), the empty ones left out."""
+        item = {}
+        for field in self.FIELDS:
+            if not field.export:
+                continue
+            value = self.read(obj, field.name)
+            if field.to_user:
+                value = field.to_user(value)
+            if value not in EMPTY:
+                item[field.name] = value
+        return item
 
     def lookup_value(self, option, value):
         """hook: the user's ``value`` of a look-up ``option`` as :meth:`read` gives PostHog's (a URL
@@ -318,7 +402,10 @@ class Resource:
         return value
 
     def equal(self, field, wanted, current):
-        """hook: whether PostHog's ``current`` (from :meth:`read`) satisfies the user's ``wanted``."""
+        """hook: whether PostHog's ``current`` (from :meth:`read`) satisfies the user's ``wanted``
+        (folded when ``field`` is the :attr:`folded` look-up the task finds the object by)."""
+        if field in self.folded and self.lookup()[0] == field:
+            return isinstance(current, str) and fold(wanted) == fold(current)
         return values_match(wanted, current, unordered=field in self.unordered)
 
     def view(self, obj, desired):

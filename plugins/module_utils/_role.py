@@ -147,6 +147,7 @@ class Role(Resource):
     lookups = ("id", "name")
     named_by = "name or id"
     fields = ()
+    folded = ("name",)  # role names are the same role regardless of case
     steps = (UPDATE, MEMBERS)
 
     def __init__(self, task, params, listing=None):
@@ -176,11 +177,6 @@ class Role(Resource):
             params["members"] = normalised
         return problems
 
-    def identities(self):
-        """Role names are the same role regardless of case."""
-        return [(option, role_key(value) if option == "name" else value)
-                for option, value in super(Role, self).identities()]
-
     def wanted_members(self):
         members = self.params.get("members")
         return None if members is None else [e.lower() for e in members]
@@ -190,11 +186,6 @@ class Role(Resource):
         if self.params.get("id") and self.params.get("name") is not None:
             return dict(name=self.params["name"])
         return {}
-
-    def equal(self, field, wanted, current):
-        if field == "name" and self.params.get("id") is None:
-            return role_key(wanted) == role_key(current)
-        return super(Role, self).equal(field, wanted, current)
 
     def view(self, obj, desired):
         view = super(Role, self).view(obj, desired)

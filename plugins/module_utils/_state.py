@@ -670,21 +670,10 @@ def export_event_definition(obj, project_id, first_project):
 
 
 def export_project(obj, comments):
-    item = dict(name=obj.get("name"))
-    for field in sorted(_project.SETTINGS):
-        value = obj.get(field)
-        if field == "session_recording_sample_rate":
-            value = _project.sample_rate(value)
-        if field == "week_start_day":
-            value = _project.WEEK_DAY_NAMES.get(value)
-        if field == "slack_incoming_webhook":
-            if value:
-                comments[obj.get("name")] = ("slack_incoming_webhook is set; it is a secret, so it is left out: "
-                                             "add it from your vault to manage it")
-            continue
-        if value not in (None, "", [], {}):
-            item[field] = value
-    return item
+    if obj.get("slack_incoming_webhook"):
+        comments[obj.get("name")] = ("slack_incoming_webhook is set; it is a secret, so it is left out: "
+                                     "add it from your vault to manage it")
+    return _project.Project.reader().export(obj)
 
 
 def export_identity_provider_config(obj, domain_names, comments):
