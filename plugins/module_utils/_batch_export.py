@@ -841,3 +841,74 @@ def first_page(task, path, what):
     if isinstance(page, dict):
         page = page.get("results")
     return [entry for entry in page or [] if isinstance(entry, dict)]
+
+
+# ---------------------------------------------------------------------------------- exporting
+EXPORTED = ("model", "interval", "start_at", "end_at", "timezone", "offset_day", "offset_hour", "filters",
+            "hogql_modifiers")  # the last five: PostHog's newest API
+
+
+def export_item(ctx, obj, integration_names=None):
+    destination = obj.get("destination") or {}
+    dest_type = destination.get("type")
+    config = dict((k, v) for k, v in (destination.get("config") or {}).items() if v is not None)
+    item = dict(name=obj.get("name"), state="paused" if obj.get("paused") else "present")
+    for key in EXPORTED:
+        if obj.get(key) not in (None, "", [], {}):
+            item[key] = obj[key]
+    query = current_query(obj)
+    if query:
+        item["hogql_query"] = query
+    if dest_type in DESTINATION_TYPES:
+        public, dummy = split_config(dest_type, config)
+        # A secret key of any destination type is left out, whatever type the export says it is: a
+        # server that echoes an AwsS3 secret on another type still never puts it in a file meant for git.
+        known = set(all_config_keys()) - set(all_secret_keys())
+        item["destination"] = dict(type=dest_type, config=dict((k, v) for k, v in sorted(public.items()) if k in known))
+        if destination.get("integration") is not None:  # by name where it has one: it names it in any organization
+            item["destination"]["integration"] = (integration_names or {}).get(destination["integration"]) \
+                or str(destination["integration"])
+        secrets = list(DESTINATION_TYPES[dest_type]["secret"])
+        if secrets:
+            ctx.comment("batch_exports", obj.get("name"), (
+                "destination.config also takes %s: PostHog never returns them, so they are left out; they are only "
+                "needed to create this export again (add them from your vault; update_secrets: always rotates them)"
+                % ", ".join(secrets)))
+    elif dest_type:
+        ctx.note("batch export %r: destination type %s is not one the batch_export module manages; it is left "
+                 "out" % (obj.get("name"), dest_type))
+        return None
+    return item
+
+
+def integration_names(ctx, project_id, exports):
+    """``{id: name}`` of the project's integrations, read only when one of ``exports`` uses one; a
+    name only where it names a single integration (else the export keeps the id)."""
+    if not any(isinstance(e, dict) and (e.get("destination") or {}).get("integration") is not None
+               for e in exports or []):
+        return {}
+    found = ctx.quietly("integrations of project %s" % project_id, lambda: ctx.client.list_all(
+        "/api/projects/%s/integrations/" % project_id, context="listing integrations of project %s" % project_id))
+    named = [(i.get("id"), (i.get("config") or {}).get("name")) for i in found or [] if isinstance(i, dict)]
+    counts = {}
+    for dummy, name in named:
+        counts[name] = counts.get(name, 0) + 1
+    return dict((obj_id, name) for obj_id, name in named if name and counts[name] == 1)
+
+
+def export_items(ctx):
+    """organization_state_info: every project's batch exports, through each project's route (PostHog's
+    newest API has no other); the items of the first project (the document's default) carry no
+    project_id."""
+    items = []
+    for project_id in ctx.project_ids:
+        exports = ctx.quietly("batch exports of project %s" % project_id, lambda pid=project_id: ctx.client.list_all(
+            "/api/projects/%s/batch_exports/" % pid, context="listing batch exports of project %s" % pid))
+        names = integration_names(ctx, project_id, exports)
+        for obj in exports or []:
+            item = export_item(ctx, obj, names)
+            if item and project_id != ctx.project_ids[0]:
+                item["project_id"] = str(project_id)
+            if item:
+                items.append(item)
+    return items

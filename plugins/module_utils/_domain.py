@@ -378,3 +378,26 @@ def read_domains(task, params):
     domains = list_or_get(task, task.org_path("domains"), params.get("id"), what="domain",
                           filters=dict(domain=name))
     return dict(domains=[with_verification(d) for d in domains])
+
+
+# ---------------------------------------------------------------------------------- exporting
+def export_item(obj):
+    item = dict(domain=obj.get("domain"), state="verified" if obj.get("is_verified") else "present")
+    for key in SETTINGS:
+        if key in obj and obj.get(key) not in (None, ""):
+            item[key] = obj[key]
+    if not obj.get("is_verified"):  # PostHog refuses SSO settings until the domain is verified
+        for key in SSO_SETTINGS:
+            item.pop(key, None)
+    return item
+
+
+def export_items(ctx):
+    """organization_state_info: the domains, each with a comment when its TXT record is still to publish."""
+    domains = ctx.client.list_all(ctx.org_path("domains"), context="listing domains")
+    for obj in domains:
+        record = verification_record(obj)
+        if not obj.get("is_verified") and record.get("value"):
+            ctx.comment("domains", obj.get("domain"), "not verified yet: publish the TXT record %s = %s, then set "
+                                                      "state: verified" % (record["name"], record["value"]))
+    return [export_item(d) for d in domains]

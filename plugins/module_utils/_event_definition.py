@@ -311,3 +311,34 @@ def read_event_definitions(task, params):
     definitions = list_or_get(task, path, params.get("id"), params=query, what="event definition",
                               filters=dict(name=params.get("name")))
     return dict(event_definitions=definitions)
+
+
+# ---------------------------------------------------------------------------------- exporting
+def export_item(obj, project_id, first_project):
+    item = dict(name=obj.get("name"))
+    if project_id != first_project:  # the first project's (the document's default) carry none
+        item["project_id"] = str(project_id)
+    if obj.get("description"):
+        item["description"] = obj["description"]
+    tags = current_value(obj, "tags")
+    if tags:
+        item["tags"] = tags
+    owner = owner_email(obj)
+    if owner:
+        item["owner"] = owner
+    for key in ("verified", "hidden"):
+        if obj.get(key):
+            item[key] = True
+    return item if set(item) - set(["name", "project_id"]) else None  # only definitions someone documented
+
+
+def export_items(ctx):
+    """organization_state_info: the documented event definitions of every project."""
+    items = []
+    for project_id in ctx.project_ids:
+        found = ctx.quietly("event definitions of project %s" % project_id, lambda pid=project_id: ctx.client.list_all(
+            "/api/projects/%s/event_definitions/" % pid, params={"event_type": "event"},
+            context="listing event definitions of project %s" % pid))
+        items.extend(i for i in (export_item(d, project_id, ctx.project_ids[0]) for d in found or []
+                                 if isinstance(d, dict) and not d.get("is_action")) if i)
+    return items

@@ -958,3 +958,21 @@ class Roster(Planner):
                 before["%s roles" % email] = ", ".join(roles["before"].get(email) or [])
                 after["%s roles" % email] = ", ".join(wanted)
         return before, after
+
+
+# ---------------------------------------------------------------------------------- exporting
+INTERNAL_EMAIL_SUFFIX = "@posthogbot.user"  # PostHog's bots (internal users) are not people to keep
+
+
+def export_items(ctx):
+    """organization_state_info: the roster - members and pending invites, by level."""
+    people = {}
+    for member in list_members(ctx.task):
+        email = member_email(member)
+        if email and not email.endswith(INTERNAL_EMAIL_SUFFIX):
+            people[email.lower()] = dict(email=email, level=level_name(member.get("level")))
+    for invite in pending_invites(list_invites(ctx.task)):
+        email = invite.get("target_email") or ""
+        if email and email.lower() not in people:
+            people[email.lower()] = dict(email=email, level=level_name(invite.get("level")))
+    return dict(people=[people[k] for k in sorted(people)])

@@ -567,3 +567,30 @@ def read_plugins(task, params):
         answer = action("activity", "the plugin activity", dict(limit=params["activity_limit"], page=1)) or {}
         result["activity"] = answer.get("results", []) if isinstance(answer, dict) else list(answer)
     return result
+
+
+# ---------------------------------------------------------------------------------- exporting
+EXPORTED = ("description", "is_global")
+
+
+def export_item(obj, family):
+    item = dict(family=family)
+    if obj.get("plugin_type") in URL_TYPES and obj.get("url"):
+        item.update(url=normalize_url(obj["url"]), name=obj.get("name"))
+        if obj.get("plugin_type") != "custom":
+            item["plugin_type"] = obj["plugin_type"]
+    else:
+        item.update(name=obj.get("name"), plugin_type=obj.get("plugin_type") or "source")
+    for key in EXPORTED:
+        if obj.get(key) not in (None, ""):
+            item[key] = obj[key]
+    return item
+
+
+def export_items(ctx):
+    """organization_state_info: the plugins of every family (a family PostHog refuses is noted)."""
+    items = []
+    for family in FAMILY_CHOICES:
+        found = ctx.listed("%ss" % FAMILY_KINDS[family], FAMILIES[family])
+        items.extend(export_item(p, family) for p in found or [] if isinstance(p, dict))
+    return items

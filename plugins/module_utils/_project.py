@@ -178,3 +178,23 @@ def read_projects(task, params):
     matches = [p for p in projects if (p.get("name") or "").strip().lower() == name.strip().lower()]
     return dict(projects=[task.client.get("%s%s/" % (path, p["id"]), context="reading project %s" % p["id"])
                           for p in matches])
+
+
+# ---------------------------------------------------------------------------------- exporting
+def export_items(ctx):
+    """organization_state_info: the organization's projects as the document's items (each read whole:
+    the list answers a summary); None when PostHog refuses the list."""
+    projects = ctx.listed("projects", "projects")
+    if projects is None:
+        return None
+    reader = Project.reader()
+    items = []
+    for listed in projects:
+        if not isinstance(listed, dict):
+            continue
+        obj = ctx.client.get(ctx.org_path("projects", listed["id"]), context="reading project %s" % listed.get("id"))
+        if obj.get("slack_incoming_webhook"):
+            ctx.comment("projects", obj.get("name"), "slack_incoming_webhook is set; it is a secret, so it is left "
+                                                     "out: add it from your vault to manage it")
+        items.append(reader.export(obj))
+    return items

@@ -234,3 +234,18 @@ def read_proxy_records(task, params):
     if domain is not None:
         records = [r for r in records if normalise_domain(r.get("domain")) == domain]
     return dict(proxy_records=[with_dns_record(r) for r in records])
+
+
+# ---------------------------------------------------------------------------------- exporting
+def export_items(ctx):
+    """organization_state_info: the proxy records (not those being deleted), each not live yet with a
+    comment naming its CNAME record; None where PostHog refuses the list."""
+    proxies = ctx.listed("proxy records", "proxy_records")
+    if proxies is None:
+        return None
+    for obj in proxies:
+        if isinstance(obj, dict) and obj.get("status") not in DONE + (DELETING,):
+            record = dns_record(obj)
+            ctx.comment("proxy_records", obj.get("domain"), "not live yet (%s): publish the CNAME record %s -> %s" % (
+                obj.get("status"), record.get("name"), record.get("value")))
+    return [dict(domain=p.get("domain")) for p in proxies if isinstance(p, dict) and p.get("status") != DELETING]

@@ -250,3 +250,18 @@ def default_role_id(task, organization, name):
                   "fails if it still does not exist)" % name)
         return "(the id of role %r)" % name
     raise Failure("default_role %r is not a role of the organization; create it first with posthog.admin.role" % name)
+
+
+# ---------------------------------------------------------------------------------- exporting
+def export_items(ctx):
+    """organization_state_info: the roles, each with its holders and ``purge: true`` (the holders listed
+    are its holders: one given by hand is drift, taken away on apply); sets the document's
+    ``default_role``. None when PostHog refuses the list."""
+    roles = ctx.listed("roles", "roles")
+    if roles is None:
+        return None
+    roles = [r for r in roles if isinstance(r, dict)]
+    defaults = [r.get("name") for r in roles if r.get("id") == ctx.org.get("default_role_id")]
+    if defaults:
+        ctx.document["default_role"] = defaults[0]
+    return [dict(name=r.get("name"), members=sorted(holder_emails(r)), purge=True) for r in roles]

@@ -31,7 +31,7 @@ from ansible_collections.posthog.admin.plugins.module_utils import _batch_export
 from ansible_collections.posthog.admin.plugins.module_utils import _identity_provider
 from ansible_collections.posthog.admin.plugins.module_utils import _organization, _people, _plugins, _project
 from ansible_collections.posthog.admin.plugins.module_utils import _proxy_record, _role
-from ansible_collections.posthog.admin.plugins.module_utils._role_membership import holder_emails, role_key
+from ansible_collections.posthog.admin.plugins.module_utils._role_membership import role_key
 from ansible_collections.posthog.admin.plugins.module_utils._plan import Plan, Ref, plan_problems, progress_message
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._module import Task
@@ -140,10 +140,15 @@ class Section:
         section that the plan removes (a project's id, a role's folded name, a person's address).
     :param refers: ``(option, section)`` pairs: an item's ``option`` names objects of ``section``
         (``project_id`` a project; a role's ``members`` people of the roster).
+    :param export: ``export(ctx)``: the section's items as organization_state_info exports them (the
+        kind's own ``export_items``), None when PostHog refuses them.
+    :param comment: what the export file says above the section.
+    :param document_keys: ``(key, comment)`` of document keys the section's export also writes.
     """
 
     def __init__(self, key, resource, options, kind, prunable=True, required_one_of=None, many=True,
-                 skip_missing=False, prune_params=None, purge_on_prune=False, keys=None, refers=()):
+                 skip_missing=False, prune_params=None, purge_on_prune=False, keys=None, refers=(), export=None,
+                 comment="", document_keys=()):
         self.key = key
         self.resource = resource
         self.options = options
@@ -155,6 +160,9 @@ class Section:
         self.purge_on_prune = purge_on_prune
         self.keys = keys or (lambda obj, label: ())
         self.refers = refers
+        self.export = export
+        self.comment = comment
+        self.document_keys = document_keys
         self.required_one_of = required_one_of or []
         self.validator = ArgumentSpecValidator(options, required_one_of=required_one_of)
 
@@ -197,35 +205,50 @@ SECTIONS = (
     # projects only with prune_projects as well.
     Section("projects", _project.Project, _options(
         _project.ARGUMENT_SPEC, tuple(_project.ARGUMENT_SPEC)), "project", prunable="prune_projects",
-        required_one_of=[("name", "id")], prune_params=dict(confirm_delete=True), keys=_project_keys),
+        required_one_of=[("name", "id")], prune_params=dict(confirm_delete=True), keys=_project_keys,
+        export=_project.export_items, comment="Projects and their settings (posthog.admin.project). prune removes "
+        "unlisted ones only with prune_projects: deleting a project deletes its data."),
     Section("roles", _role.Role, _options(_role.ARGUMENT_SPEC, _role.ITEM_OPTIONS), "role",
-            required_one_of=[("name", "id")], purge_on_prune=True, keys=_role_keys, refers=(("members", "roster"),)),
+            required_one_of=[("name", "id")], purge_on_prune=True, keys=_role_keys, refers=(("members", "roster"),),
+            export=_role.export_items, comment="Roles and who holds them (posthog.admin.role). purge: true makes the "
+            "members listed the role's only holders: a role given by hand is drift, and applying the document takes "
+            "it away.", document_keys=(("default_role", "The role new members get when they join (set once the "
+                                                        "roles exist)."),)),
     Section("domains", _domain.Domain, _options(
         _domain.ARGUMENT_SPEC, _domain.ITEM_OPTIONS + ("verify_timeout", "verify_interval")), "domain",
-        required_one_of=[("domain", "id")]),
+        required_one_of=[("domain", "id")], export=_domain.export_items,
+        comment="Domains and single sign-on (posthog.admin.domain). A domain to verify needs its DNS TXT record."),
     # After the domains they apply to (PostHog's newest API; older PostHog keeps SAML on the domain).
     Section("identity_provider_configs", _identity_provider.IdentityProviderConfig, _options(
         _identity_provider.ARGUMENT_SPEC, tuple(_identity_provider.ARGUMENT_SPEC)), "identity provider configuration",
-        required_one_of=[("name", "id")]),
+        required_one_of=[("name", "id")], export=_identity_provider.export_items,
+        comment="SAML, OIDC and SCIM configurations and the domains they apply to "
+                "(posthog.admin.identity_provider_config)."),
     Section("roster", _people.Roster, _options(
         _people.ROSTER_ARGUMENT_SPEC, ("people", "purge", "purge_owners", "resend_expired", "send_email",
                                        "invite_message")), "roster", many=False, purge_on_prune=True,
-        keys=_person_keys),
+        keys=_person_keys, export=_people.export_items,
+        comment="Members and pending invites, by level (posthog.admin.roster). purge: true removes who is not listed."),
     Section("proxy_records", _proxy_record.ProxyRecord, _options(
         _proxy_record.ARGUMENT_SPEC, tuple(_proxy_record.ARGUMENT_SPEC)), "proxy record",
-        required_one_of=[("domain", "id")]),
+        required_one_of=[("domain", "id")], export=_proxy_record.export_items,
+        comment="Managed reverse proxies (posthog.admin.proxy_record); each needs its CNAME record published."),
     Section("batch_exports", _batch_export.BatchExport, _options(
         _batch_export.ARGUMENT_SPEC, _batch_export.ITEM_OPTIONS), "batch export",
-        required_one_of=[("name", "id")], refers=(("project_id", "projects"),)),
+        required_one_of=[("name", "id")], refers=(("project_id", "projects"),), export=_batch_export.export_items,
+        comment="Batch exports (posthog.admin.batch_export). Destination secrets are never returned: see the notes."),
     Section("plugins", _plugins.PipelinePlugin, _options(
         _plugins.ARGUMENT_SPEC, ("family",) + _plugins.ITEM_OPTIONS), "plugin",
-        required_one_of=[("id", "url", "name")]),
+        required_one_of=[("id", "url", "name")], export=_plugins.export_items,
+        comment="Pipeline plugins of every family (posthog.admin.pipeline_plugin)."),
     # Event definitions exist once PostHog ingests the event: the document documents them, a
     # definition not ingested yet is skipped (with a warning), and prune never deletes one.
     Section("event_definitions", _event_definition.EventDefinition, _options(
         _event_definition.ARGUMENT_SPEC, _event_definition.ITEM_OPTIONS + ("project_id",),
         project_id=dict(type="str")), "event definition", prunable=False, required_one_of=[("name", "id")],
-        skip_missing=True, refers=(("project_id", "projects"),)),
+        skip_missing=True, refers=(("project_id", "projects"),), export=_event_definition.export_items,
+        comment="Documented event definitions, per project (posthog.admin.event_definition). PostHog creates a "
+                "definition when it ingests the event; undocumented ones are left out."),
 )
 
 SETTINGS_VALIDATOR = ArgumentSpecValidator(_options(_organization.ARGUMENT_SPEC, _organization.SETTINGS))
@@ -571,250 +594,67 @@ class OrganizationState:
 
 
 # ---------------------------------------------------------------------------------- exporting
-INTERNAL_EMAIL_SUFFIX = "@posthogbot.user"  # PostHog's bots (internal users) are not people to keep
+class ExportContext:
+    """What a kind's ``export_items(ctx)`` reads through: the client (its reads remembered, so two kinds
+    reading one collection cost one request), the organization, and where it writes notes (for the whole
+    document), comments (above one item) and document-level keys (``default_role``)."""
 
+    def __init__(self, task, org):
+        self.client = task.client
+        self.org = org
+        self.task = Task(task.client, dict(task.params, organization=org["id"]), check_mode=True)
+        self.project_ids = project_ids(org)
+        self.notes = []
+        self.comments = {}
+        self.document = {}
 
-def export_domain(obj):
-    item = dict(domain=obj.get("domain"), state="verified" if obj.get("is_verified") else "present")
-    for key in _domain.SETTINGS:
-        if key in obj and obj.get(key) not in (None, ""):
-            item[key] = obj[key]
-    if not obj.get("is_verified"):  # PostHog refuses SSO settings until the domain is verified
-        for key in _domain.SSO_SETTINGS:
-            item.pop(key, None)
-    return item
+    def org_path(self, *parts):
+        return self.task.org_path(*parts)
 
+    def note(self, text):
+        self.notes.append(text)
 
-def export_batch_export(obj, notes, comments, integration_names=None):
-    destination = obj.get("destination") or {}
-    dest_type = destination.get("type")
-    config = dict((k, v) for k, v in (destination.get("config") or {}).items() if v is not None)
-    item = dict(name=obj.get("name"), state="paused" if obj.get("paused") else "present")
-    for key in ("model", "interval", "start_at", "end_at", "timezone", "offset_day", "offset_hour", "filters",
-                "hogql_modifiers"):  # the last five: PostHog's newest API
-        if obj.get(key) not in (None, "", [], {}):
-            item[key] = obj[key]
-    query = _batch_export.current_query(obj)
-    if query:
-        item["hogql_query"] = query
-    if dest_type in _batch_export.DESTINATION_TYPES:
-        public, dummy = _batch_export.split_config(dest_type, config)
-        # A secret key of any destination type is left out, whatever type the export says it is: a
-        # server that echoes an AwsS3 secret on another type still never puts it in a file meant for git.
-        known = set(_batch_export.all_config_keys()) - set(_batch_export.all_secret_keys())
-        item["destination"] = dict(type=dest_type, config=dict((k, v) for k, v in sorted(public.items()) if k in known))
-        if destination.get("integration") is not None:  # by name where it has one: it names it in any organization
-            item["destination"]["integration"] = (integration_names or {}).get(destination["integration"]) \
-                or str(destination["integration"])
-        secrets = list(_batch_export.DESTINATION_TYPES[dest_type]["secret"])
-        if secrets:
-            comments[obj.get("name")] = (
-                "destination.config also takes %s: PostHog never returns them, so they are left out; they are only "
-                "needed to create this export again (add them from your vault; update_secrets: always rotates them)"
-                % ", ".join(secrets))
-    elif dest_type:
-        notes.append("batch export %r: destination type %s is not one the batch_export module manages; it is left "
-                     "out" % (obj.get("name"), dest_type))
-        return None
-    return item
+    def comment(self, section, name, text):
+        self.comments.setdefault(section, {})[name] = text
 
+    def quietly(self, what, read):
+        """``read()``, or None with a note when PostHog has no such API (any more) or refuses the key."""
+        try:
+            return read()
+        except PostHogError as exc:
+            if exc.status in (403, 404, 405, 410):
+                self.note("%s left out: %s" % (what, exc.message))
+                return None
+            raise
 
-PLUGIN_FIELDS = ("description", "is_global")
-
-
-def integration_names(client, notes, project_id, exports):
-    """``{id: name}`` of the project's integrations, read only when one of ``exports`` uses one; a
-    name only where it names a single integration (else the export keeps the id)."""
-    if not any(isinstance(e, dict) and (e.get("destination") or {}).get("integration") is not None
-               for e in exports or []):
-        return {}
-    found = _quietly(notes, "integrations of project %s" % project_id, lambda: client.list_all(
-        "/api/projects/%s/integrations/" % project_id, context="listing integrations of project %s" % project_id))
-    named = [(i.get("id"), (i.get("config") or {}).get("name")) for i in found or [] if isinstance(i, dict)]
-    counts = {}
-    for dummy, name in named:
-        counts[name] = counts.get(name, 0) + 1
-    return dict((obj_id, name) for obj_id, name in named if name and counts[name] == 1)
-
-
-def export_plugin(obj, family):
-    item = dict(family=family)
-    if obj.get("plugin_type") in _plugins.URL_TYPES and obj.get("url"):
-        item.update(url=_plugins.normalize_url(obj["url"]), name=obj.get("name"))
-        if obj.get("plugin_type") != "custom":
-            item["plugin_type"] = obj["plugin_type"]
-    else:
-        item.update(name=obj.get("name"), plugin_type=obj.get("plugin_type") or "source")
-    for key in PLUGIN_FIELDS:
-        if obj.get(key) not in (None, ""):
-            item[key] = obj[key]
-    return item
-
-
-def export_event_definition(obj, project_id, first_project):
-    item = dict(name=obj.get("name"))
-    if project_id != first_project:  # the first project's (the document's default) carry none
-        item["project_id"] = str(project_id)
-    if obj.get("description"):
-        item["description"] = obj["description"]
-    tags = _event_definition.current_value(obj, "tags")
-    if tags:
-        item["tags"] = tags
-    owner = _event_definition.owner_email(obj)
-    if owner:
-        item["owner"] = owner
-    for key in ("verified", "hidden"):
-        if obj.get(key):
-            item[key] = True
-    return item if set(item) - set(["name", "project_id"]) else None  # only definitions someone documented
-
-
-def export_project(obj, comments):
-    if obj.get("slack_incoming_webhook"):
-        comments[obj.get("name")] = ("slack_incoming_webhook is set; it is a secret, so it is left out: "
-                                     "add it from your vault to manage it")
-    return _project.Project.reader().export(obj)
-
-
-def export_identity_provider_config(obj, domain_names, comments):
-    item = dict(name=obj.get("name"))
-    for field in _identity_provider.FIELDS:
-        value = obj.get(field)
-        if value not in (None, "", []):
-            item[field] = value
-    ids = obj.get("organization_domain_ids") or []
-    if ids and obj.get("domain_scope") != "all":
-        item["domains"] = sorted(domain_names.get(i, str(i)) for i in ids)
-    if obj.get("has_oidc_client_secret"):
-        comments[obj.get("name")] = ("oidc_client_secret is set; PostHog never returns it, so it is left out: it is "
-                                     "only needed to create this configuration again (add it from your vault)")
-    return item
-
-
-def export_role(obj):
-    # purge: the holders listed are the role's holders; one given by hand is drift, taken away on apply
-    return dict(name=obj.get("name"), members=sorted(holder_emails(obj)), purge=True)
-
-
-def _quietly(notes, what, read):
-    """``read()``, or None with a note when PostHog has no such API (any more) or refuses the key."""
-    try:
-        return read()
-    except PostHogError as exc:
-        if exc.status in (403, 404, 405, 410):
-            notes.append("%s left out: %s" % (what, exc.message))
-            return None
-        raise
+    def listed(self, what, part):
+        """The objects of one of the organization's collections; None (and a note) where refused."""
+        return self.quietly(what, lambda: self.client.list_all(self.org_path(part), context="listing %s" % what))
 
 
 def export_document(task, organization):
-    """``(document, notes)``: the organization as the organization_as_code role's variable, and the
-    sentences a person should read beside it (secrets PostHog never returns, what was left out)."""
+    """``(document, context, org)``: the organization as the organization_as_code role's variable, each
+    section exported by its kind, and the notes and comments a person should read beside it (secrets
+    PostHog never returns, what was left out)."""
     client = task.client
-    org = client.get("/api/organizations/%s/" % organization, context="reading organization %s" % organization)
-    notes = []
-    document = dict(name=org.get("name"))
-    document["settings"] = dict((k, org[k]) for k in _organization.SETTINGS if org.get(k) is not None)
-    org_task = Task(client, dict(task.params, organization=org["id"]), check_mode=True)
-    comments = dict(notes=notes, projects={}, batch_exports={}, domains={}, identity_provider_configs={},
-                    proxy_records={})
-
-    def listed(what, part):
-        """The objects of one of the organization's collections; None (and a note) where refused."""
-        return _quietly(notes, what, lambda: client.list_all(org_task.org_path(part), context="listing %s" % what))
-
-    projects = listed("projects", "projects")
-    if projects is not None:  # the list is a summary: each project is read whole
-        document["projects"] = [export_project(client.get(org_task.org_path("projects", p["id"]),
-                                                          context="reading project %s" % p.get("id")),
-                                               comments["projects"]) for p in projects if isinstance(p, dict)]
-    roles = listed("roles", "roles")
-    if roles is not None:
-        document["roles"] = [export_role(r) for r in roles if isinstance(r, dict)]
-        defaults = [r.get("name") for r in roles if isinstance(r, dict) and r.get("id") == org.get("default_role_id")]
-        if defaults:
-            document["default_role"] = defaults[0]
-    domains = client.list_all(org_task.org_path("domains"), context="listing domains")
-    document["domains"] = [export_domain(d) for d in domains]
-    for obj in domains:
-        record = _domain.verification_record(obj)
-        if not obj.get("is_verified") and record.get("value"):
-            comments["domains"][obj.get("domain")] = ("not verified yet: publish the TXT record %s = %s, then set "
-                                                      "state: verified" % (record["name"], record["value"]))
-    configs = listed("identity provider configurations", "identity_provider_configs")
-    if configs is not None:
-        names = dict((d.get("id"), d.get("domain")) for d in domains)
-        document["identity_provider_configs"] = [export_identity_provider_config(c, names, comments["identity_provider_configs"])
-                                                 for c in configs if isinstance(c, dict)]
-    members = _people.list_members(org_task)
-    invites = _people.pending_invites(_people.list_invites(org_task))
-    people = {}
-    for member in members:
-        email = _people.member_email(member)
-        if email and not email.endswith(INTERNAL_EMAIL_SUFFIX):
-            people[email.lower()] = dict(email=email, level=_people.level_name(member.get("level")))
-    for invite in invites:
-        email = invite.get("target_email") or ""
-        if email and email.lower() not in people:
-            people[email.lower()] = dict(email=email, level=_people.level_name(invite.get("level")))
-    document["roster"] = dict(people=[people[k] for k in sorted(people)])
-    proxies = listed("proxy records", "proxy_records")
-    if proxies is not None:
-        document["proxy_records"] = [dict(domain=p.get("domain")) for p in proxies
-                                     if isinstance(p, dict) and p.get("status") != "deleting"]
-        for obj in proxies:
-            if isinstance(obj, dict) and obj.get("status") not in _proxy_record.DONE + (_proxy_record.DELETING,):
-                record = _proxy_record.dns_record(obj)
-                comments["proxy_records"][obj.get("domain")] = "not live yet (%s): publish the CNAME record %s -> %s" % (
-                    obj.get("status"), record.get("name"), record.get("value"))
-    # Batch exports through each project's route (PostHog's newest API has no other); the items of
-    # the first project (where the document's exports go by default) carry no project_id.
-    projects_ids = project_ids(org)
-    document["batch_exports"] = []
-    for project_id in projects_ids:
-        exports = _quietly(notes, "batch exports of project %s" % project_id, lambda pid=project_id: client.list_all(
-            "/api/projects/%s/batch_exports/" % pid, context="listing batch exports of project %s" % pid))
-        names = integration_names(client, notes, project_id, exports)
-        for obj in exports or []:
-            item = export_batch_export(obj, notes, comments["batch_exports"], names)
-            if item and project_id != projects_ids[0]:
-                item["project_id"] = str(project_id)
-            if item:
-                document["batch_exports"].append(item)
-    plugins = []
-    for family in _plugins.FAMILY_CHOICES:
-        found = listed("%ss" % _plugins.FAMILY_KINDS[family], _plugins.FAMILIES[family])
-        plugins.extend(export_plugin(p, family) for p in found or [] if isinstance(p, dict))
-    document["plugins"] = plugins
-    definitions = []
-    for project in sorted((p for p in org.get("projects") or org.get("teams") or [] if isinstance(p, dict)),
-                          key=lambda p: p.get("id")):
-        found = _quietly(notes, "event definitions of project %s" % project.get("id"), lambda pid=project["id"]:
-                         client.list_all("/api/projects/%s/event_definitions/" % pid, params={"event_type": "event"},
-                                         context="listing event definitions of project %s" % pid))
-        definitions.extend(i for i in (export_event_definition(d, project["id"], projects_ids[0]) for d in found or []
-                                       if not d.get("is_action")) if i)
-    document["event_definitions"] = definitions
-    return document, comments, org
+    client.remember_reads()
+    try:
+        org = client.get("/api/organizations/%s/" % organization, context="reading organization %s" % organization)
+        ctx = ExportContext(task, org)
+        document = dict(name=org.get("name"))
+        document["settings"] = dict((k, org[k]) for k in _organization.SETTINGS if org.get(k) is not None)
+        for section in SECTIONS:
+            items = section.export(ctx)
+            if items is not None:
+                document[section.key] = items
+            document.update(ctx.document)
+            ctx.document = {}
+    finally:
+        client.remember_reads(False)
+    return document, ctx, org
 
 
-SECTION_COMMENTS = dict(
-    settings="Organization settings (posthog.admin.organization). Settings left out are not managed.",
-    projects="Projects and their settings (posthog.admin.project). prune removes unlisted ones only with "
-             "prune_projects: deleting a project deletes its data.",
-    roles="Roles and who holds them (posthog.admin.role). purge: true makes the members listed the role's only "
-          "holders: a role given by hand is drift, and applying the document takes it away.",
-    default_role="The role new members get when they join (set once the roles exist).",
-    proxy_records="Managed reverse proxies (posthog.admin.proxy_record); each needs its CNAME record published.",
-    domains="Domains and single sign-on (posthog.admin.domain). A domain to verify needs its DNS TXT record.",
-    identity_provider_configs="SAML, OIDC and SCIM configurations and the domains they apply to "
-                              "(posthog.admin.identity_provider_config).",
-    roster="Members and pending invites, by level (posthog.admin.roster). purge: true removes who is not listed.",
-    batch_exports="Batch exports (posthog.admin.batch_export). Destination secrets are never returned: see the notes.",
-    plugins="Pipeline plugins of every family (posthog.admin.pipeline_plugin).",
-    event_definitions="Documented event definitions, per project (posthog.admin.event_definition). PostHog creates "
-                      "a definition when it ingests the event; undocumented ones are left out.",
-)
+SETTINGS_COMMENT = "Organization settings (posthog.admin.organization). Settings left out are not managed."
 
 
 def _comment(text, indent=""):
@@ -823,7 +663,7 @@ def _comment(text, indent=""):
     return [indent + "# " + line for line in textwrap.wrap(text, 100 - len(indent))]
 
 
-def to_yaml(document, comments, org, host):
+def to_yaml(document, notes, comments, org, host):
     """The document as YAML a person can read and keep: ordered as the role takes it, commented."""
     import yaml  # only here: PyYAML ships with ansible-core on the controller, where dest is written
 
@@ -848,15 +688,18 @@ def to_yaml(document, comments, org, host):
              % (org.get("name"), org.get("id"), host),
              "# Apply it with posthog.admin.organization_state (definition: this document) or the",
              "# posthog.admin.organization_as_code role (organization_as_code_organization: this document)."]
-    for note in comments["notes"]:
+    for note in notes:
         lines.extend(_comment("NOTE: " + note))
     lines.append(dump(dict(name=document["name"])).rstrip())
-    for key in ("settings", "projects", "roles", "default_role", "domains", "identity_provider_configs", "roster",
-                "proxy_records", "batch_exports", "plugins", "event_definitions"):
+    parts = [("settings", SETTINGS_COMMENT)]
+    for section in SECTIONS:
+        parts.append((section.key, section.comment))
+        parts.extend(section.document_keys)  # the default role, right after the roles it names
+    for key, comment in parts:
         if key not in document:
             continue
         lines.append("")
-        lines.extend(_comment(SECTION_COMMENTS[key]))
+        lines.extend(_comment(comment))
         value = document[key]
         if not isinstance(value, list) or not value:
             lines.append(dump({key: value}).rstrip())
@@ -948,14 +791,13 @@ def converge_state(task, params):
 
 def read_state(task, params):
     """organization_state_info: the organization as a document, written to ``dest`` when given."""
-    document, comments, org = export_document(task, task.organization_id)
-    notes = comments["notes"] + ["%s %r: %s" % (kind, name, text) for key, kind in (
-        ("projects", "project"), ("domains", "domain"), ("identity_provider_configs", "identity provider configuration"),
-        ("proxy_records", "proxy record"), ("batch_exports", "batch export")) for name, text in comments[key].items()]
+    document, ctx, org = export_document(task, task.organization_id)
+    notes = ctx.notes + ["%s %r: %s" % (section.kind, name, text) for section in SECTIONS
+                         for name, text in ctx.comments.get(section.key, {}).items()]
     result = dict(definition=document, notes=notes)
     if params.get("dest"):
         import os
-        text = to_yaml(document, comments, org, task.client.base_url)
+        text = to_yaml(document, ctx.notes, ctx.comments, org, task.client.base_url)
         path = params["dest"]
         current = None
         if os.path.exists(path):
