@@ -191,6 +191,73 @@ def item_spec(argument_spec, names):
     return spec
 
 
+PLAIN_TYPES = dict(str=(str,), bool=(bool,), int=(int,), float=(int, float), list=(list,), dict=(dict,), raw=(object,))
+
+
+_PLAIN_SPECS = {}
+_NOT_PLAIN = ("aliases", "apply_defaults", "fallback", "required_if", "required_one_of", "required_together",
+              "required_by", "mutually_exclusive", "deprecated_aliases")
+
+
+def _plain_spec(spec):
+    """Whether no option of ``spec`` asks for more than types, choices, defaults and required."""
+    known = _PLAIN_SPECS.get(id(spec))
+    if known is None:
+        known = _PLAIN_SPECS[id(spec)] = (spec, not any(option.get(k) for option in spec.values() for k in _NOT_PLAIN))
+    return known[1]
+
+
+def plainly_valid(spec, item, secrets, required_one_of=()):
+    """The validated params of ``item`` when it is plainly valid for ``spec`` - every key an option,
+    every value already of its option's type, choices and required options met - else None, and the
+    caller runs Ansible's own validator (which also converts, and words every problem). Checking a
+    document of 10,000 items with Ansible's validator costs about 1 ms an item; this, a few us."""
+    if any(name not in spec for name in item) or any(not any(item.get(n) is not None for n in group)
+                                                    for group in required_one_of):
+        return None
+    if not _plain_spec(spec):
+        return None
+    params = {}
+    for name, option in spec.items():
+        value = item.get(name)
+        if value is None:
+            if option.get("required"):
+                return None
+            params[name] = copy.deepcopy(option.get("default"))
+            continue
+        kind = option.get("type", "str")
+        if kind not in PLAIN_TYPES or not isinstance(value, PLAIN_TYPES[kind]) or \
+                (kind in ("int", "float") and isinstance(value, bool)):
+            return None
+        if option.get("choices") is not None and (kind == "list" or value not in option["choices"]):
+            return None
+        if kind == "dict" and option.get("options") is not None:
+            value = plainly_valid(option["options"], value, secrets)
+            if value is None:
+                return None
+        elif kind == "list" and option.get("elements"):
+            elements = option["elements"]
+            if elements == "dict" and option.get("options") is not None:
+                value = [plainly_valid(option["options"], v, secrets) if isinstance(v, dict) else None for v in value]
+                if any(v is None for v in value):
+                    return None
+            elif elements not in PLAIN_TYPES or not all(isinstance(v, PLAIN_TYPES[elements]) and not (
+                    elements in ("int", "float") and isinstance(v, bool)) for v in value):
+                return None
+            else:
+                value = list(value)
+        elif kind == "float":
+            value = float(value)
+        else:
+            value = copy.deepcopy(value)
+        if option.get("no_log"):
+            if not isinstance(value, str):
+                return None
+            secrets.add(value)
+        params[name] = value
+    return params
+
+
 def merged_params(params, item, names, list_option):
     """The params one item runs with: the task's, overridden by what the item sets."""
     merged = dict(params)

@@ -32,9 +32,10 @@ from ansible_collections.posthog.admin.plugins.module_utils import _identity_pro
 from ansible_collections.posthog.admin.plugins.module_utils import _organization, _people, _plugins, _project
 from ansible_collections.posthog.admin.plugins.module_utils import _proxy_record, _role
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import role_key
+from ansible_collections.posthog.admin.plugins.module_utils._document import read_definition, to_yaml, write_private
 from ansible_collections.posthog.admin.plugins.module_utils._plan import Plan, Ref, plan_problems, progress_message
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import Task
+from ansible_collections.posthog.admin.plugins.module_utils._module import Task, plainly_valid
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Listing, Planner, Result
 
 DOCUMENT_KEYS = ("name", "id", "state", "project_id", "settings")
@@ -46,73 +47,6 @@ def _options(spec, names, **changes):
     for name, change in changes.items():
         options.setdefault(name, {}).update(change)
     return options
-
-
-PLAIN_TYPES = dict(str=(str,), bool=(bool,), int=(int,), float=(int, float), list=(list,), dict=(dict,), raw=(object,))
-
-
-_PLAIN_SPECS = {}
-_NOT_PLAIN = ("aliases", "apply_defaults", "fallback", "required_if", "required_one_of", "required_together",
-              "required_by", "mutually_exclusive", "deprecated_aliases")
-
-
-def _plain_spec(spec):
-    """Whether no option of ``spec`` asks for more than types, choices, defaults and required."""
-    known = _PLAIN_SPECS.get(id(spec))
-    if known is None:
-        known = _PLAIN_SPECS[id(spec)] = (spec, not any(option.get(k) for option in spec.values() for k in _NOT_PLAIN))
-    return known[1]
-
-
-def plainly_valid(spec, item, secrets, required_one_of=()):
-    """The validated params of ``item`` when it is plainly valid for ``spec`` - every key an option,
-    every value already of its option's type, choices and required options met - else None, and the
-    caller runs Ansible's own validator (which also converts, and words every problem). Checking a
-    document of 10,000 items with Ansible's validator costs about 1 ms an item; this, a few us."""
-    if any(name not in spec for name in item) or any(not any(item.get(n) is not None for n in group)
-                                                    for group in required_one_of):
-        return None
-    if not _plain_spec(spec):
-        return None
-    params = {}
-    for name, option in spec.items():
-        value = item.get(name)
-        if value is None:
-            if option.get("required"):
-                return None
-            params[name] = copy.deepcopy(option.get("default"))
-            continue
-        kind = option.get("type", "str")
-        if kind not in PLAIN_TYPES or not isinstance(value, PLAIN_TYPES[kind]) or \
-                (kind in ("int", "float") and isinstance(value, bool)):
-            return None
-        if option.get("choices") is not None and (kind == "list" or value not in option["choices"]):
-            return None
-        if kind == "dict" and option.get("options") is not None:
-            value = plainly_valid(option["options"], value, secrets)
-            if value is None:
-                return None
-        elif kind == "list" and option.get("elements"):
-            elements = option["elements"]
-            if elements == "dict" and option.get("options") is not None:
-                value = [plainly_valid(option["options"], v, secrets) if isinstance(v, dict) else None for v in value]
-                if any(v is None for v in value):
-                    return None
-            elif elements not in PLAIN_TYPES or not all(isinstance(v, PLAIN_TYPES[elements]) and not (
-                    elements in ("int", "float") and isinstance(v, bool)) for v in value):
-                return None
-            else:
-                value = list(value)
-        elif kind == "float":
-            value = float(value)
-        else:
-            value = copy.deepcopy(value)
-        if option.get("no_log"):
-            if not isinstance(value, str):
-                return None
-            secrets.add(value)
-        params[name] = value
-    return params
 
 
 def _label(kind, item):
@@ -654,112 +588,6 @@ def export_document(task, organization):
     return document, ctx, org
 
 
-SETTINGS_COMMENT = "Organization settings (posthog.admin.organization). Settings left out are not managed."
-
-
-def _comment(text, indent=""):
-    """``text`` as comment lines of at most ~100 characters."""
-    import textwrap
-    return [indent + "# " + line for line in textwrap.wrap(text, 100 - len(indent))]
-
-
-def to_yaml(document, notes, comments, org, host):
-    """The document as YAML a person can read and keep: ordered as the role takes it, commented."""
-    import yaml  # only here: PyYAML ships with ansible-core on the controller, where dest is written
-
-    class Dumper(yaml.SafeDumper):
-        pass
-
-    def text(dumper, value):
-        style = "|" if "\n" in value else None
-        # A value that looks like a template ({{ lookup('pipe', ...) }} as a project's name) is tagged
-        # !unsafe: include_vars and from_yaml then never evaluate it on the controller.
-        tag = "!unsafe" if looks_templated(value) else "tag:yaml.org,2002:str"
-        return dumper.represent_scalar(tag, value, style=style)
-
-    Dumper.add_representer(str, text)
-
-    def dump(value):
-        return yaml.dump(value, Dumper=Dumper, default_flow_style=False, sort_keys=False, allow_unicode=True,
-                         width=120)
-
-    lines = ["---",
-             "# The PostHog organization %s (id %s) on %s, exported by posthog.admin.organization_state_info."
-             % (org.get("name"), org.get("id"), host),
-             "# Apply it with posthog.admin.organization_state (definition: this document) or the",
-             "# posthog.admin.organization_as_code role (organization_as_code_organization: this document)."]
-    for note in notes:
-        lines.extend(_comment("NOTE: " + note))
-    lines.append(dump(dict(name=document["name"])).rstrip())
-    parts = [("settings", SETTINGS_COMMENT)]
-    for section in SECTIONS:
-        parts.append((section.key, section.comment))
-        parts.extend(section.document_keys)  # the default role, right after the roles it names
-    for key, comment in parts:
-        if key not in document:
-            continue
-        lines.append("")
-        lines.extend(_comment(comment))
-        value = document[key]
-        if not isinstance(value, list) or not value:
-            lines.append(dump({key: value}).rstrip())
-            continue
-        lines.append("%s:" % key)
-        for item in value:  # item by item, so a comment can stand right above the item it is about
-            about = comments.get(key, {}).get(item.get("name") or item.get("domain")) if isinstance(item, dict) else None
-            if about:
-                lines.extend(_comment(about, "  "))
-            lines.extend("  " + line for line in dump([item]).rstrip().splitlines())
-    return "\n".join(lines) + "\n"
-
-
-TEMPLATE_MARKS = ("{{", "{%", "{#")
-
-
-def looks_templated(value):
-    return isinstance(value, str) and any(mark in value for mark in TEMPLATE_MARKS)
-
-
-def write_private(path, text):
-    """Write ``text`` to ``path`` as a file only its owner reads, from the first byte: a new file made
-    by mkstemp (0600, O_EXCL: never one planted there, never through a symlink) in the destination's
-    directory, flushed, then renamed over ``path`` (a reader sees the old file or the new, whole)."""
-    import os
-    import tempfile
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        raise Failure("dest %s: the directory %s does not exist" % (path, directory))
-    handle, temporary = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(handle, "w") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-
-
-def read_definition(path):
-    """The document in the YAML file ``path``, read as data: no value is ever evaluated as a template
-    (``!unsafe`` values are plain strings here), whatever it holds."""
-    import yaml
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_constructor("!unsafe", lambda loader, node: loader.construct_scalar(node))
-    try:
-        with open(path) as handle:
-            return yaml.load(handle, Loader=Loader)  # nosec: a SafeLoader (plus the !unsafe tag)
-    except (IOError, OSError) as exc:
-        raise Failure("definition_file %s cannot be read: %s" % (path, exc.strerror or exc))
-    except yaml.YAMLError as exc:
-        raise Failure("definition_file %s is not valid YAML: %s" % (path, exc))
-
-
 # ---------------------------------------------------------------------------------- the modules
 STATE_ARGUMENT_SPEC = dict(
     definition=dict(type="dict"),
@@ -797,7 +625,11 @@ def read_state(task, params):
     result = dict(definition=document, notes=notes)
     if params.get("dest"):
         import os
-        text = to_yaml(document, ctx.notes, ctx.comments, org, task.client.base_url)
+        parts = []
+        for section in SECTIONS:
+            parts.append((section.key, section.comment))
+            parts.extend(section.document_keys)  # the default role, right after the roles it names
+        text = to_yaml(document, parts, ctx.notes, ctx.comments, org, task.client.base_url)
         path = params["dest"]
         current = None
         if os.path.exists(path):
