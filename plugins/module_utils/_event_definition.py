@@ -24,11 +24,10 @@ import copy
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._module import UUID_RE, list_or_get
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Resource, Update
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Field, Resource, Update
 
 EVENT_TYPES = ("event", "all", "action_event", "event_posthog", "event_custom")
 ORDERING_CHOICES = ("name", "-name", "last_seen_at", "-last_seen_at", "last_seen_at::date", "-last_seen_at::date")
-MANAGED = ("description", "tags", "owner", "verified", "hidden")
 
 MSG_HIDDEN_AND_VERIFIED = ("hidden and verified cannot both be true: PostHog refuses an event that is both "
                            "hidden and verified (hiding an event unverifies it)")
@@ -163,6 +162,20 @@ class DocumentEvent(Update):
         return obj
 
 
+def _owner_of(owner):
+    return (owner.get("email") or "").lower() if isinstance(owner, dict) else ""
+
+
+#: What a user documents about an event, each described once: sent, compared, exported.
+FIELDS = (
+    Field("description", from_api=lambda value: value or ""),
+    Field("tags", "list", elements="str", to_api=normalise_tags, from_api=normalise_tags, to_user=sorted, unordered=True),
+    Field("owner", to_api=lambda email: (email or "").strip().lower(), from_api=_owner_of),
+    Field("verified", "bool", from_api=bool, export="if_true"),
+    Field("hidden", "bool", from_api=bool, export="if_true"),
+)
+
+
 class EventDefinition(Resource):
     """An event definition of a project: found by id or by exact name; never created (PostHog
     creates them when it ingests events)."""
@@ -172,7 +185,7 @@ class EventDefinition(Resource):
     list_option = "event_definitions"
     item_options = ITEM_OPTIONS
     named_by = "name or id"
-    fields = MANAGED
+    FIELDS = FIELDS
     steps = (DocumentEvent(),)
 
     def collection_path(self):
@@ -224,13 +237,6 @@ class EventDefinition(Resource):
             why = ("refusing to delete it; fix the id or the name" if self.params.get("state") == "absent" else
                    "PostHog cannot rename an event definition (the name is the event's name as ingested)")
             raise Failure("%s is named %r, not %r: %s" % (self.identity(), current.get("name"), name, why))
-
-    # ------------------------------------------------------------- comparing
-    def read(self, obj, field):
-        return current_value(obj or {}, field)
-
-    def equal(self, field, wanted, current):
-        return wanted_value(field, wanted) == current
 
     # --------------------------------------------------------------- writing
     def update_payload(self, current, changes):
@@ -315,21 +321,14 @@ def read_event_definitions(task, params):
 
 # ---------------------------------------------------------------------------------- exporting
 def export_item(obj, project_id, first_project):
+    documented = EventDefinition.reader().export(obj)
+    if not documented:
+        return None  # only definitions someone documented
     item = dict(name=obj.get("name"))
     if project_id != first_project:  # the first project's (the document's default) carry none
         item["project_id"] = str(project_id)
-    if obj.get("description"):
-        item["description"] = obj["description"]
-    tags = current_value(obj, "tags")
-    if tags:
-        item["tags"] = tags
-    owner = owner_email(obj)
-    if owner:
-        item["owner"] = owner
-    for key in ("verified", "hidden"):
-        if obj.get(key):
-            item[key] = True
-    return item if set(item) - set(["name", "project_id"]) else None  # only definitions someone documented
+    item.update(documented)
+    return item
 
 
 def export_items(ctx):

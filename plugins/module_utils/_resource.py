@@ -137,7 +137,7 @@ class Field:
         self.unordered = unordered
         self.secret = secret
         self.frozen = frozen
-        self.export = export and not secret
+        self.export = False if secret else export  # True, False, or "if_true": only a true value is written
 
 
 def options_of(fields):
@@ -391,7 +391,7 @@ class Resource:
             value = self.read(obj, field.name)
             if field.to_user:
                 value = field.to_user(value)
-            if value not in EMPTY:
+            if value not in EMPTY and (field.export is True or value):
                 item[field.name] = value
         return item
 
