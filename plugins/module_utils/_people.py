@@ -931,6 +931,7 @@ class Roster(Planner):
             updated=[dict(email=member_email(c["member"]), before=level_name(c["before"]),
                           after=level_name(c["after"])) for c in plan["update"]],
             removed=[r["email"] for r in plan["remove"]],
+            removed_owners=[r["email"] for r in plan["remove"] if r.get("demote")],
             revoked=[r["email"] for r in plan["revoke"]],
             unchanged=[p["email"] for p in plan["unchanged"]],
             expired=[p["email"] for p in plan["expired"]],

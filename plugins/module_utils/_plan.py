@@ -27,14 +27,18 @@ class Action:
     object ``label`` names in ``section``; ``keys`` are what other parts of the document refer to
     it by (a project's id, a role's folded name, a person's address)."""
 
-    def __init__(self, section, label, verb, keys=()):
+    def __init__(self, section, label, verb, keys=(), owner=False):
         self.section = section
         self.label = label
         self.verb = verb
         self.keys = set(keys)
+        self.owner = owner  # the action touches an owner (a level to or from owner, an owner removed)
 
     def as_dict(self):
-        return dict(section=self.section, action=self.verb, item=self.label)
+        out = dict(section=self.section, action=self.verb, item=self.label)
+        if self.owner:
+            out["owner"] = True
+        return out
 
     def __eq__(self, other):
         return isinstance(other, Action) and self.as_dict() == other.as_dict()
@@ -66,9 +70,9 @@ class Plan:
     def __init__(self):
         self.actions = []
 
-    def add(self, section, label, verbs, keys=()):
+    def add(self, section, label, verbs, keys=(), owner=False):
         for verb in verbs:
-            self.actions.append(Action(section, label, verb, keys))
+            self.actions.append(Action(section, label, verb, keys, owner))
 
     @property
     def changed(self):

@@ -24,6 +24,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import copy
+import json
 
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
@@ -33,6 +34,7 @@ from ansible_collections.posthog.admin.plugins.module_utils import _organization
 from ansible_collections.posthog.admin.plugins.module_utils import _proxy_record, _role
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import role_key
 from ansible_collections.posthog.admin.plugins.module_utils._document import read_definition, to_yaml, write_private
+from ansible_collections.posthog.admin.plugins.module_utils import _review
 from ansible_collections.posthog.admin.plugins.module_utils._plan import Plan, Ref, plan_problems, progress_message
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._module import Task, plainly_valid
@@ -226,13 +228,19 @@ class SectionReport:
 
 
 def planner_actions(result):
-    """``[(verb, person)]`` of a Planner's (the roster's) Result."""
+    """``[(verb, person, owner)]`` of a Planner's (the roster's) Result; ``owner`` when the action
+    makes someone an owner, or lowers or removes one."""
     actions = []
+    owners = set(result.extra.get("removed_owners") or [])
     for verb in ("invited", "updated", "removed", "revoked"):
         for person in result.extra.get(verb) or []:
-            actions.append((verb, person["email"] if isinstance(person, dict) else person))
+            if isinstance(person, dict):
+                owner = "owner" in (person.get("before"), person.get("after"), person.get("level"))
+                actions.append((verb, person["email"], owner))
+            else:
+                actions.append((verb, person, person in owners))
     for change in result.extra.get("roles_changed") or []:
-        actions.append(("roles changed", change["email"]))
+        actions.append(("roles changed", change["email"], False))
     return actions
 
 
@@ -260,12 +268,15 @@ class OrganizationState:
     Not a Resource: it hands each part to the resource that owns it and collects their Results.
     """
 
-    def __init__(self, task, definition, prune=False, prune_owners=False, prune_projects=False):
+    def __init__(self, task, definition, prune=False, prune_owners=False, prune_projects=False, plan_file=None,
+                 limits=None):
         self.task = task
         self.definition = definition
         self.prune = prune
         self.prune_owners = prune_owners
         self.prune_projects = prune_projects
+        self.plan_file = plan_file  # check mode: save the plan there; a real run: apply only that plan
+        self.limits = limits
         self.secrets = set()
         self.items = []  # (section, [(label, params)])
 
@@ -358,6 +369,12 @@ class OrganizationState:
             if problems:
                 raise Failure("The plan is unsafe, so nothing was changed: %s" % "; ".join(problems),
                               plan=planned.plan.as_list())
+            problems = _review.over_limits(planned.plan.as_list(), self.limits)
+            if problems:
+                raise Failure("The plan goes beyond limits, so nothing was changed: %s" % "; ".join(problems),
+                              plan=planned.plan.as_list())
+            if self.plan_file:
+                self.review(result)
             if self.task.check_mode or not planned.plan.changed:
                 self.task.warnings.extend(w for w in planned.warnings if w not in self.task.warnings)
                 return result
@@ -378,6 +395,23 @@ class OrganizationState:
             return result
         finally:
             client.remember_reads(False)
+
+    def review(self, result):
+        """``plan_file``: in check mode, save the plan just made for review; in a real run, refuse
+        (before any write) unless the plan just made is the one saved, from the same reads."""
+        org = result.extra.get("organization") or {}
+        reads = _review.reads_of(self.task.client)
+        if self.task.check_mode:
+            data = _review.saved(self.task, org, self.definition, result.as_dict(True), reads)
+            write_private(self.plan_file, json.dumps(data, indent=1, sort_keys=True) + "\n")
+            result.extra["plan_file"] = self.plan_file
+            return
+        reviewed = _review.load(self.plan_file)
+        problems = _review.stale(reviewed, self.task, org, self.definition, result.extra.get("plan") or [], reads)
+        if problems:
+            raise Failure("The reviewed plan %s is stale, so nothing was changed: %s. Make and review a new plan."
+                          % (self.plan_file, "; ".join(problems)), plan=result.extra.get("plan") or [])
+        result.extra["plan_file"] = self.plan_file
 
     def _converge_pass(self, run):
         combined = Result(None)
@@ -471,9 +505,9 @@ class OrganizationState:
             return result
         combined.changed = report.changed = True
         if isinstance(resource, Planner):
-            for verb, person in planner_actions(result):
+            for verb, person, owner in planner_actions(result):
                 report.add(verb, person)
-                run.plan.add(section, person, [verb], keys(None, person) if keys else ())
+                run.plan.add(section, person, [verb], keys(None, person) if keys else (), owner)
         else:
             for verb in result.actions:
                 report.add(verb, label)
@@ -592,6 +626,8 @@ def export_document(task, organization):
 STATE_ARGUMENT_SPEC = dict(
     definition=dict(type="dict"),
     definition_file=dict(type="path"),
+    plan_file=dict(type="path"),
+    limits=dict(type="dict", options=_review.LIMIT_OPTIONS),
     prune=dict(type="bool", default=False),
     prune_owners=dict(type="bool", default=False),
     prune_projects=dict(type="bool", default=False),
@@ -608,7 +644,8 @@ def converge_state(task, params):
     if params.get("definition_file"):
         definition = read_definition(params["definition_file"])
     state = OrganizationState(task, definition, prune=params["prune"], prune_owners=params["prune_owners"],
-                              prune_projects=params["prune_projects"])
+                              prune_projects=params["prune_projects"], plan_file=params.get("plan_file"),
+                              limits=params.get("limits"))
     problems = state.validate()
     task.add_secrets(state.secrets)
     if problems:

@@ -67,6 +67,42 @@ options:
         C({{ lookup('pipe', ...) }}) in an exported organization stays a name. Prefer it to
         O(definition) with C(lookup('file')) when the file comes from an export.
     type: path
+  plan_file:
+    description:
+      - A reviewed plan, in two steps (as C(terraform plan -out) and C(terraform apply plan)).
+      - In check mode, the module saves the plan it made to this file (JSON, private to its owner) - every
+        action, the diff of each change (secrets masked), a fingerprint of the document and of every
+        answer the plan was decided from, and when, against which host and for which organization it was
+        made. Render it for review with the P(posthog.admin.plan_markdown#filter) filter.
+      - In a real run, the module carries out that plan and nothing else. It plans again first and
+        refuses, before any write, when the plan is stale - the host, the organization or the document
+        differ, anything the plan read has changed on the server since (named), or the new plan's
+        actions are not the saved ones. Of two plans made from the same state, only the first applies.
+      - Fields PostHog changes by itself (an event's C(last_seen_at), an export's latest runs...) are left
+        out of the fingerprints.
+    type: path
+  limits:
+    description:
+      - Refuse, before any write (in check mode too), a plan that goes beyond these limits; the refusal
+        lists the actions over them. For scheduled jobs that should report a surprising drift instead of
+        applying it.
+    type: dict
+    suboptions:
+      max_deletes:
+        description: At most this many deletes (deleted objects, removed people, revoked invites).
+        type: int
+      remove_people:
+        description: Whether the plan may remove people or revoke invites.
+        type: bool
+        default: true
+      change_sso:
+        description: Whether the plan may change domains or identity provider configurations.
+        type: bool
+        default: true
+      change_owners:
+        description: Whether the plan may make someone an owner, or lower or remove an owner.
+        type: bool
+        default: true
   prune:
     description:
       - Also remove, in each part the document has, what it does not list - roles, domains, identity
@@ -110,6 +146,20 @@ EXAMPLES = r"""
 - name: Acme is exactly as organizations/acme.yml says (exported by organization_state_info; read as data)
   posthog.admin.organization_state:
     definition_file: organizations/acme.yml
+
+- name: Plan from the pull request's document and save the plan for review (check mode)
+  posthog.admin.organization_state:
+    definition_file: organizations/acme.yml
+    plan_file: acme.plan.json
+    limits:
+      max_deletes: 5
+      change_owners: false
+  check_mode: true
+
+- name: After the merge, apply exactly the reviewed plan (refused if anything changed since)
+  posthog.admin.organization_state:
+    definition_file: organizations/acme.yml
+    plan_file: acme.plan.json
 
 - name: Report drift without changing anything (run with --check --diff, e.g. from AWX on a schedule)
   posthog.admin.organization_state:
@@ -213,7 +263,8 @@ plan:
   description:
     - Every action of the plan, in the order the real run takes them - the part (C(section)), what is
       done (C(action) - C(created), C(updated), C(deleted), C(members changed), C(invited), C(removed)...)
-      and to which item (C(item), named as in RV(sections)). Empty when nothing would change.
+      and to which item (C(item), named as in RV(sections)); C(owner=true) on a roster action that makes,
+      lowers or removes an owner. Empty when nothing would change.
     - In check mode, what a real run would do; in a real run, what it did.
   returned: success, and when the plan is refused
   type: list
@@ -221,6 +272,11 @@ plan:
   sample:
     - {section: roles, action: created, item: "roles[1] (role 'Viewers')"}
     - {section: domains, action: deleted, item: "domains (domain 'old.acme.example', not in the document)"}
+plan_file:
+  description: The plan file saved (check mode) or applied (a real run), when O(plan_file) is set.
+  returned: when O(plan_file) is set
+  type: str
+  sample: acme.plan.json
 done:
   description: When a write fails, the actions of the plan carried out before it (as in RV(plan)).
   returned: when a write fails
