@@ -127,7 +127,8 @@ def schema_problems(schema, inputs, secrets, creating):
     unknown = sorted(k for k in list(inputs) + list(secrets) if k not in items)
     if unknown:
         problems.append("input(s) %s are not in the function's inputs schema (its keys: %s); PostHog silently "
-                        "drops inputs its schema does not have" % (", ".join(unknown), keys))
+                        "drops inputs its schema does not have%s" % (
+                            ", ".join(unknown), keys, "" if items else " (give inputs_schema, or template_id)"))
     secret_in_inputs = sorted(k for k in inputs if items.get(k, {}).get("secret"))
     if secret_in_inputs:
         problems.append("input(s) %s are secret in the schema: give them in secret_inputs (never shown, never "

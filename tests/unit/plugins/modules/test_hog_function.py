@@ -155,3 +155,16 @@ def test_info_lists_functions_and_templates(server, run_module):
     one = run_module(hog_function_info, dict(project_id="7", template_id="template-customerio"))
     assert one["templates"] == [TEMPLATE]
     assert run_module.calls[2] == "GET /api/projects/7/hog_function_templates/template-customerio/"
+
+
+def test_inputs_without_any_schema_say_how_to_give_one(server, run_module):
+    server.script((200, page()))
+    result = run_module(hog_function, dict(project_id="7", name="Hook", hog="return event", inputs={"url": "x"}))
+    assert result["failed"] and len(server.requests) == 1
+    assert "(its keys: none)" in result["msg"] and "give inputs_schema, or template_id" in result["msg"]
+
+
+def test_a_new_function_needs_hog_or_a_template(server, run_module):
+    server.script((200, page()))
+    result = run_module(hog_function, dict(project_id="7", name="Nothing"))
+    assert result["failed"] and "to create it, give template_id or hog" in result["msg"]
