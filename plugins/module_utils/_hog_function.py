@@ -33,6 +33,7 @@ __metaclass__ = type
 
 import copy
 
+from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._module import UUID_RE, list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     SECRET_MASK,
@@ -328,6 +329,25 @@ class HogFunction(Resource):
             after["inputs"] = inputs
         after.update(payload)
         return after
+
+    def update(self, current, payload):
+        """PATCH; on a 409, re-read: when the function already is as wanted, the 409 met this task's own
+        earlier attempt (a retried PATCH whose first answer was lost), and the update is done."""
+        try:
+            return super(HogFunction, self).update(current, payload)
+        except PostHogError as exc:
+            if exc.status != 409:
+                raise
+            try:
+                fresh = self.client.get_or_none(self.path_of(current),
+                                                context="re-reading %s after HTTP 409" % self.identity())
+            except PostHogError:
+                raise exc
+            desired = self.desired()
+            secrets = desired.pop("secret_inputs", None) or {}
+            if fresh is None or self.changes(fresh, desired) or any(k not in stored_secrets(fresh) for k in secrets):
+                raise
+            return fresh
 
     def delete(self, current):
         """PostHog refuses DELETE (405): a hog function is deleted with PATCH ``{"deleted": true}``."""
