@@ -209,8 +209,9 @@ notes:
   - Hog functions are in PostHog since 2024; on an older PostHog the module fails saying the API is
     missing.
   - Every update carries C(base_updated_at), the C(updated_at) the task read. When someone changed the
-    function in between, PostHog's newest versions refuse the update (HTTP 409) and the module fails
-    saying so, having written nothing; run the task again.
+    function in between, PostHog's newest versions refuse the update (HTTP 409); the module re-reads the
+    function and is done when it already is as wanted (its own earlier attempt, retried after a lost
+    answer), else fails saying so, having written nothing; run the task again.
   - The module sends its own User-Agent (C(posthog.admin/<version>)), never one starting with
     C(posthog/), which PostHog reserves for its own tools (Terraform provider, MCP server) and treats
     differently.
