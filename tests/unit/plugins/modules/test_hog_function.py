@@ -111,9 +111,11 @@ def test_absent_is_a_patch_deleted_true(server, run_module):
     assert body(server, 1) == {"deleted": True}
 
 
+STALE = {"type": "validation_error", "code": "stale_update", "detail": "stale", "attr": "base_updated_at"}
+
+
 def test_a_409_is_explained(server, run_module):
-    server.script((200, page(CIO)), (409, {"type": "validation_error", "code": "stale_update", "detail": "stale",
-                                            "attr": "base_updated_at"}), (200, dict(CIO, name="CIO")))
+    server.script((200, page(CIO)), (409, STALE), (200, dict(CIO, name="CIO")))
     result = run_module(hog_function, dict(TASK, enabled=True))
     assert result["failed"] and "was changed in PostHog after this task read it" in result["msg"]
     assert "Run the task again" in result["msg"]
@@ -123,8 +125,7 @@ def test_a_409_met_by_its_own_earlier_attempt_is_done(server, run_module):
     """A retried PATCH whose first answer was lost meets the function it already changed (409): the
     module re-reads it, finds it as wanted, and is done."""
     enabled = dict(CIO, enabled=True, updated_at="2026-11-22T10:00:01Z")
-    server.script((200, page(CIO)), (409, {"type": "validation_error", "code": "stale_update", "detail": "stale",
-                                            "attr": "base_updated_at"}), (200, enabled))
+    server.script((200, page(CIO)), (409, STALE), (200, enabled))
     result = run_module(hog_function, dict(TASK, enabled=True))
     assert not result["failed"] and result["changed"] and result["hog_function"]["enabled"] is True
     assert run_module.calls[2] == "GET /api/projects/7/hog_functions/%s/" % FID
