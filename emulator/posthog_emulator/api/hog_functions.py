@@ -309,7 +309,7 @@ class HogFunctionTemplateViewSet(GenerationGateMixin, ProjectNestedMixin, viewse
         return self.get_paginated_response(page) if page is not None else Response(found)
 
     def retrieve(self, request, *args, **kwargs):
-        self.team  # noqa: B018 (an unknown project answers 404 first)
+        _ = self.team  # an unknown project is answered first (Project not found.)
         found = rules.template(self.kwargs[self.lookup_field])
         if found is None:
             raise NotFound()
