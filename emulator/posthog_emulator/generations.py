@@ -30,6 +30,9 @@ the overrides, so the new profile's defaults apply.
 ``identity_providers``
     ``absent``: no ``/identity_provider_configs`` route (404 "Endpoint not found.", as older PostHog).
     ``newest``: ``/api/organizations/<id>/identity_provider_configs`` (``posthog/api/identity_provider_config.py``).
+``hog_functions``
+    ``absent``: no ``/hog_functions`` or ``/hog_function_templates`` route (older PostHog).
+    ``newest``: ``products/cdp/backend/api/hog_function.py`` (:mod:`posthog_emulator.api.hog_functions`).
 """
 
 import threading
@@ -43,11 +46,13 @@ CHOICES = {
     "domains": (MIDDLE, NEWEST),
     "batch_exports": (MIDDLE, NEWEST),
     "identity_providers": (ABSENT, NEWEST),
+    "hog_functions": (ABSENT, NEWEST),
 }
 #: The default generation of every resource, per profile.
 PROFILE_DEFAULTS = {
-    profiles.SPEC: {"domains": MIDDLE, "batch_exports": MIDDLE, "identity_providers": ABSENT},
-    profiles.POSTHOG: {"domains": NEWEST, "batch_exports": NEWEST, "identity_providers": NEWEST},
+    profiles.SPEC: {"domains": MIDDLE, "batch_exports": MIDDLE, "identity_providers": ABSENT, "hog_functions": ABSENT},
+    profiles.POSTHOG: {"domains": NEWEST, "batch_exports": NEWEST, "identity_providers": NEWEST,
+                       "hog_functions": NEWEST},
 }
 #: The defaults of the ``spec`` profile (kept for callers that predate per-profile defaults).
 DEFAULTS = PROFILE_DEFAULTS[profiles.SPEC]

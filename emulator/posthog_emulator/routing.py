@@ -54,6 +54,17 @@ def project_prefix(resource: str) -> str:
     return rf"projects/{PROJECT_ID_PATTERN}/{resource}"
 
 
+def add_environment_aliases(router: SimpleRouter) -> None:
+    """Serve ``/api/environments/<id>/<resource>`` beside ``/api/projects/<id>/<resource>`` for every
+    registered project route whose viewset sets ``served_on_environments`` (PostHog's
+    ``register_grandfathered_environment_nested_viewset`` in ``posthog/api/__init__.py``: a
+    deprecated alias its Terraform provider still calls; event definitions, for one, are not
+    served there). Call once, after every resource has registered."""
+    for prefix, viewset, basename in list(router.registry):
+        if prefix.startswith("projects/") and getattr(viewset, "served_on_environments", False):
+            router.register("environments/" + prefix[len("projects/"):], viewset, basename="environment_" + basename)
+
+
 class EmulatorViewSetMixin:
     """Base of every API viewset. Put it first in the bases.
 
@@ -130,6 +141,8 @@ class ProjectNestedMixin(EmulatorViewSetMixin):
 
     is_project_view = True
     team_lookup = "team"
+    #: Also served under ``/api/environments/<id>/`` (see :func:`add_environment_aliases`).
+    served_on_environments = False
 
     @cached_property
     def team(self) -> Team:

@@ -541,6 +541,11 @@ class PostHogClient:
                                "signed the server's certificate" % ca_path)
         self.verify = ca_path if (ca_path and validate_certs) else bool(validate_certs)
         self.session.verify = self.verify
+        if user_agent and user_agent.lower().startswith("posthog/"):
+            # PostHog treats callers whose User-Agent starts with posthog/ as its own tools (Terraform
+            # provider, MCP server: posthog.event_usage.get_event_source), with other rules.
+            raise PostHogError("User-Agent %r is refused: PostHog reserves the posthog/ prefix for its own tools"
+                               % user_agent)
         self.session.headers.update({
             "Authorization": "Bearer %s" % api_key,
             "Accept": "application/json",

@@ -69,7 +69,9 @@ KEPT_FILES = ("plugin.json",)
 DEPRECATION = ("PostHog is removing its legacy plugin API (pipeline_* routes and the plugin scope, "
                "PostHog/posthog#97440; plugins can no longer be created on PostHog Cloud): move destinations, "
                "transformations and site apps to hog functions (/api/projects/<project_id>/hog_functions/, "
-               "PostHog's Data pipelines), and remove pipeline_plugin tasks once that is done")
+               "PostHog's Data pipelines) with posthog.admin.hog_function, as the collection's guide "
+               "'From pipeline plugins to hog functions' (docs/docsite/rst/guide_plugins_to_hog_functions.rst) "
+               "shows, and remove pipeline_plugin tasks once that is done")
 DEPRECATION_VERSION = "2.0.0"
 
 NO_PAK_HINT = ("PostHog does not allow personal API keys to call this plugin action (it has no "

@@ -29,7 +29,8 @@ description:
     transformations and site apps are moving to hog functions (C(/api/projects/<project_id>/hog_functions/),
     PostHog's Data pipelines), and PostHog/posthog#97440 removes the C(pipeline_*) routes and the
     C(plugin) scope. Every run says so with a deprecation warning. The module keeps working wherever
-    the API still answers (self-hosted PostHog, the spec); plan the move to hog functions.
+    the API still answers (self-hosted PostHog, the spec); plan the move to hog functions with
+    M(posthog.admin.hog_function) (guide C(docs/docsite/rst/guide_plugins_to_hog_functions.rst)).
 author:
   - posthog.admin contributors (@posthog-admin)
 extends_documentation_fragment:
@@ -231,6 +232,7 @@ notes:
     C(url) or C(name) plus one GET per item given by C(id).
 seealso:
   - module: posthog.admin.pipeline_plugin_info
+  - module: posthog.admin.hog_function
 """
 
 EXAMPLES = r"""

@@ -1396,6 +1396,55 @@ IDENTITY_PROVIDER_CONFIG_INFO = ModuleCase(
 )
 
 
+# ----------------------------------------------------------------------------- hog_function
+HOG_SECRET = "reliability-customerio-token-0006"
+
+
+def setup_hog_functions(api):
+    """PostHog's newest hog functions beside the spec's shapes."""
+    api.call("PUT", "/_emulator/generations", {"hog_functions": "newest"})
+
+
+def hog_functions_by_name(api):
+    path = "/api/projects/%s/hog_functions/?full=true&type=destination,transformation" % project_id(api)
+    return by_key(api.list_all(path), lambda f: f["name"])
+
+
+def verify_hog_function(api, results):
+    functions = hog_functions_by_name(api)
+    assert_once(functions, ["Reliability CIO", "Reliability GeoIP"], "hog function")
+    cio = functions["Reliability CIO"][0]
+    assert cio["id"] == results["r0"]["hog_function"]["id"] == results["r1"]["hog_function"]["id"]
+    assert cio["enabled"] is True and cio["inputs"]["token"] == {"secret": True}
+    assert cio["inputs"]["site_id"]["value"] == "reliability-site"
+    assert functions["Reliability GeoIP"][0]["execution_order"] == 3
+
+
+HOG_FUNCTION = ModuleCase(
+    module="posthog.admin.hog_function",
+    setup=setup_hog_functions,
+    converge=[
+        {"name": "Reliability CIO", "template_id": "template-customerio", "inputs": {"site_id": "reliability-site"},
+         "secret_inputs": {"token": HOG_SECRET}},
+        {"id": "{{ r0.hog_function.id }}", "enabled": True},
+        {"type": "transformation", "hog_functions": [{"name": "Reliability GeoIP", "template_id": "template-geoip",
+                                                      "execution_order": 3}]},
+    ],
+    verify=verify_hog_function,
+    create_path=r"/api/projects/[^/]+/hog_functions/?$",
+    secrets=(HOG_SECRET,),
+    bad_input=[
+        BadInput({"name": "x", "template_id": "template-customerio", "inputs": {"region": "eu"}},
+                 r"region are not in the function's inputs schema \(its keys: .*site_id", "input outside the schema"),
+        BadInput({"name": "x", "masking": {"ttl": 1, "hash": "h"}}, r"masking.ttl must be a number of seconds",
+                 "masking ttl"),
+        BadInput({"name": "x"}, r"to create it, give template_id or hog", "neither hog nor template"),
+        BadInput({"id": "nope"}, r"id must be a hog function's UUID", "malformed id"),
+        BadInput({"name": "x", "type": "plugin"}, r"type must be one of", "unknown type"),
+    ],
+)
+
+
 # The TLS test runs every first task in this order on one server. The roster purges everyone
 # unlisted: it comes after the other people modules (roles included: they need their members).
 # Creating a project makes it the key's current project, and creating an organization its current
@@ -1404,8 +1453,8 @@ IDENTITY_PROVIDER_CONFIG_INFO = ModuleCase(
 MODULES = [DOMAIN, DOMAINS, DOMAIN_INFO, INVITE, INVITE_INFO, MEMBER, MEMBER_INFO, ROLE, ROLE_INFO, ROSTER, ROSTER_ROLES,
            BATCH_EXPORT, BATCH_EXPORT_INFO, BATCH_EXPORT_BACKFILL, PIPELINE_PLUGIN, PIPELINE_PLUGIN_INFO,
            EVENT_DEFINITION, EVENT_DEFINITION_INFO, INTEGRATION_INFO, IDENTITY_PROVIDER_CONFIG,
-           IDENTITY_PROVIDER_CONFIG_INFO, ORGANIZATION_STATE_INFO, PROJECT_INFO, PROJECT, PROXY_RECORD,
-           PROXY_RECORD_INFO, ORGANIZATION_INFO, ORGANIZATION, ORGANIZATION_STATE]
+           IDENTITY_PROVIDER_CONFIG_INFO, HOG_FUNCTION, ORGANIZATION_STATE_INFO, PROJECT_INFO,
+           PROJECT, PROXY_RECORD, PROXY_RECORD_INFO, ORGANIZATION_INFO, ORGANIZATION, ORGANIZATION_STATE]
 
 
 # --------------------------------------------------------------------------- inventory plugin

@@ -72,3 +72,15 @@ def test_every_guide_is_in_the_table_of_contents():
     for guide in guides:
         with open(os.path.join(DOCSITE, "rst", guide + ".rst")) as handle:
             assert ".. _ansible_collections.posthog.admin.docsite.%s:" % guide in handle.read()
+
+
+def test_plugins_to_hog_functions_guide_shows_the_tested_example():
+    """The guide's worked example is the integration target's file, task for task (the target runs it
+    against the emulator, twice), so the guide cannot drift from what was tested."""
+    example = os.path.join(ROOT, "tests", "integration", "targets", "hog_function", "tasks", "from_plugin.yml")
+    with open(example) as handle:
+        tasks = [line for line in handle.read().splitlines() if not line.startswith("#") and line != "---"]
+    with open(os.path.join(DOCSITE, "rst", "guide_plugins_to_hog_functions.rst")) as handle:
+        guide = handle.read()
+    shown = "\n".join(("    " + line) if line else "" for line in tasks)
+    assert shown in guide, "copy tests/integration/targets/hog_function/tasks/from_plugin.yml into the guide's step 2"

@@ -10,7 +10,7 @@ README). Modules here never import that layer; rules that are not about HTTP liv
 
 from importlib import import_module
 
-from posthog_emulator.routing import OptionalSlashRouter
+from posthog_emulator.routing import OptionalSlashRouter, add_environment_aliases
 
 RESOURCE_MODULES = [
     "organizations",
@@ -26,6 +26,7 @@ RESOURCE_MODULES = [
     "proxy_records",
     "integrations",
     "identity_provider_configs",
+    "hog_functions",
 ]
 
 
@@ -37,4 +38,5 @@ def build_router() -> OptionalSlashRouter:
     router = OptionalSlashRouter()
     for module in resource_modules():
         module.register(router)
+    add_environment_aliases(router)
     return router

@@ -225,6 +225,8 @@ class OrganizationBatchExportViewSet(BatchExportViewSetMixin, OrganizationNested
 class ProjectBatchExportViewSet(BatchExportViewSetMixin, ProjectNestedMixin, viewsets.ModelViewSet):
     """``/api/projects/<project_id>/batch_exports`` (where PostHog's own tests create them)."""
 
+    served_on_environments = True  # and /api/environments/<id>/batch_exports (posthog/api/__init__.py)
+
 
 class CreatedAtCursorPagination(CursorPagination):
     ordering = "-created_at"
@@ -240,6 +242,7 @@ class _ProjectBatchExportChild(ProjectNestedMixin):
 
     scope_object = "batch_export"
     lookup_value_regex = r"[^/]+"
+    served_on_environments = True  # runs and backfills too (posthog/api/__init__.py)
 
     def parent_batch_export(self) -> BatchExport:
         return get_object_or_404(

@@ -72,6 +72,7 @@ class IntegrationViewSet(
     mixins.DestroyModelMixin, viewsets.GenericViewSet,
 ):  # fmt: skip
     scope_object = "integration"
+    served_on_environments = True  # and /api/environments/<id>/integrations (posthog/api/__init__.py)
     serializer_class = IntegrationSerializer
     queryset = Integration.objects.select_related("created_by").order_by("created_at", "id")
     lookup_value_regex = r"[^/]+"

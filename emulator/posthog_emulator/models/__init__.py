@@ -71,6 +71,7 @@ from posthog_emulator.models.roles import Role, RoleMembership, assign_default_r
 from posthog_emulator.models.proxy_records import ProxyRecord
 from posthog_emulator.models.integrations import Integration
 from posthog_emulator.models.media import UploadedMedia
+from posthog_emulator.models.hog_functions import HogFunction
 
 __all__ = [
     "BASE62",
@@ -86,6 +87,7 @@ __all__ = [
     "EmulatorState",
     "EventDefinition",
     "FeatureFlags",
+    "HogFunction",
     "IdentityProviderConfig",
     "Integration",
     "Organization",

@@ -35,6 +35,18 @@ def test_bearer_auth_user_agent_and_json(server):
     assert request["path"] == "/api/organizations/?limit=5"
 
 
+def test_user_agent_never_starts_with_posthog_slash(server):
+    """PostHog treats a User-Agent starting with posthog/ as one of its own tools (Terraform provider,
+    MCP server: posthog.event_usage.get_event_source), with other rules for hog functions and access
+    control; the collection must never send one."""
+    server.script((200, {"ok": True}))
+    client, dummy = make_client(server)
+    client.get("/api/organizations/")
+    assert not server.requests[0]["headers"]["User-Agent"].lower().startswith("posthog/")
+    with pytest.raises(PostHogError, match="reserves the posthog/ prefix"):
+        PostHogClient(host=server.url, api_key=KEY, user_agent="posthog/terraform-provider 1.0")
+
+
 def test_retries_503_then_succeeds_with_backoff(server):
     server.script((503, {"detail": "busy"}), (502, None), (200, {"id": 1}))
     client, waits = make_client(server)

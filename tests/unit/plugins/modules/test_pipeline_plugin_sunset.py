@@ -27,7 +27,9 @@ def test_every_run_says_the_plugin_api_is_going(server, run_module):
     server.script((200, page()))
     result = run_module(pipeline_plugin_info, dict(family="destination"))
     assert not result["failed"]
-    assert any("removing its legacy plugin API" in d and "hog_functions" in d for d in deprecations())
+    found = deprecations()
+    assert any("removing its legacy plugin API" in d and "hog_functions" in d for d in found)
+    assert any("posthog.admin.hog_function" in d and "guide_plugins_to_hog_functions.rst" in d for d in found)
     server.script((200, page()))
     run_module(pipeline_plugin, dict(family="destination", name="Not there", state="absent"))
     assert len(deprecations()) == 1

@@ -1,0 +1,394 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Private to the posthog.admin collection: not a public API, may change without notice.
+
+"""Hog functions of a project (destinations, transformations, site apps: the successor of pipeline
+plugins), described for the engine behind ``posthog.admin.hog_function``, and the read behind
+``posthog.admin.hog_function_info``.
+
+PostHog's rules, as ``products/cdp/backend/api/hog_function.py`` and ``posthog/cdp/validation.py``
+have them:
+
+* ``type`` and ``template_id`` are kept from creation (``frozen``); ``template_id`` is write-only
+  and reads back as ``template.id``.
+* DELETE answers 405: a function is deleted with ``PATCH {"deleted": true}`` (:meth:`delete`).
+* An input whose schema item is ``secret`` reads back as ``{"secret": true}``: its value is never
+  compared or shown. Secrets are sent on create, when one is not stored yet, or every run with
+  ``update_secrets: always``; an update that leaves a secret out keeps the stored one.
+* PostHog keeps only the inputs its schema has (others are silently dropped), so inputs outside the
+  schema (the task's ``inputs_schema``, else the function's, else its template's) are refused
+  before any write, naming the schema's keys. ``inputs`` replaces the whole set on update, so the
+  update sends the stored non-secret inputs with the changed ones.
+* PostHog adds compiled ``bytecode``/``transpiled`` to filters, masking and inputs: never compared.
+* An update carries ``base_updated_at`` (the ``updated_at`` this task read): PostHog's newest code
+  answers 409 when someone changed the function in between, explained by :meth:`explain`.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import copy
+
+from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
+from ansible_collections.posthog.admin.plugins.module_utils._module import UUID_RE, list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._resource import (
+    SECRET_MASK,
+    Failure,
+    Resource,
+    name_problem,
+    values_match,
+)
+
+TYPES = ("destination", "site_destination", "internal_destination", "source_webhook", "site_app", "transformation",
+         "transformation_log")
+MAPPING_TYPES = ("destination", "site_destination")
+COMPILED = ("bytecode", "bytecode_error", "transpiled")
+MANAGED = ("name", "description", "icon_url", "enabled", "hog", "filters", "masking", "mappings", "execution_order",
+           "type", "template_id", "inputs_schema", "inputs", "secret_inputs")
+ITEM_OPTIONS = ("state", "id", "name", "type", "template_id", "description", "icon_url", "enabled", "hog",
+                "inputs_schema", "inputs", "secret_inputs", "update_secrets", "filters", "masking", "mappings",
+                "execution_order")
+MSG_NO_ROUTE = ("this PostHog serves no hog functions API (older PostHog): %s answered 404. Hog functions are in "
+                "PostHog since 2024; on an older version manage pipeline plugins with posthog.admin.pipeline_plugin")
+MSG_STALE = ("%s was changed in PostHog after this task read it (PostHog compares base_updated_at with the "
+             "function's updated_at and answered 409); nothing was written. Run the task again to apply it to the "
+             "current function.")
+
+ARGUMENT_SPEC = dict(
+    state=dict(type="str", default="present", choices=["present", "absent"]),
+    id=dict(type="str"),
+    name=dict(type="str"),
+    type=dict(type="str", choices=list(TYPES)),
+    template_id=dict(type="str"),
+    description=dict(type="str"),
+    icon_url=dict(type="str"),
+    enabled=dict(type="bool"),
+    hog=dict(type="str"),
+    inputs_schema=dict(type="list", elements="dict"),
+    inputs=dict(type="dict"),
+    secret_inputs=dict(type="dict", no_log=True),
+    update_secrets=dict(type="str", default="on_create", choices=["on_create", "always"], no_log=False),
+    filters=dict(type="dict"),
+    masking=dict(type="dict"),
+    mappings=dict(type="list", elements="dict"),
+    execution_order=dict(type="int"),
+)
+
+INFO_ARGUMENT_SPEC = dict(
+    id=dict(type="str"),
+    name=dict(type="str"),
+    type=dict(type="list", elements="str", choices=list(TYPES)),
+    templates=dict(type="bool", default=False),
+    template_id=dict(type="str"),
+)
+
+
+def strip_compiled(value, drop=COMPILED):
+    """``value`` without what PostHog compiles server-side (at any depth)."""
+    if isinstance(value, dict):
+        return dict((k, strip_compiled(v, drop)) for k, v in value.items() if k not in drop)
+    if isinstance(value, list):
+        return [strip_compiled(v, drop) for v in value]
+    return value
+
+
+def is_marker(item):
+    """Whether an input as read back is the secret marker ``{"secret": true}``."""
+    return isinstance(item, dict) and item.get("secret") is True and "value" not in item
+
+
+def public_inputs(obj):
+    """The non-secret inputs of a function as ``{key: {"value": ..., "templating"?: ...}}``."""
+    found = {}
+    for key, item in ((obj or {}).get("inputs") or {}).items():
+        if isinstance(item, dict) and not is_marker(item):
+            found[key] = dict((k, copy.deepcopy(v)) for k, v in item.items() if k in ("value", "templating"))
+    return found
+
+
+def stored_secrets(obj):
+    """The keys of the secret inputs a function has a value for (read back as markers)."""
+    return sorted(key for key, item in ((obj or {}).get("inputs") or {}).items() if is_marker(item))
+
+
+def wrap(values):
+    """Input values as PostHog takes them: ``{key: {"value": value}}``."""
+    return dict((key, {"value": copy.deepcopy(value)}) for key, value in (values or {}).items())
+
+
+def schema_problems(schema, inputs, secrets, creating):
+    """What is wrong with ``inputs``/``secret_inputs`` against an inputs schema (a list of sentences)."""
+    items = dict((str(i.get("key")), i) for i in schema or [] if isinstance(i, dict) and i.get("key") is not None)
+    keys = ", ".join(sorted(items)) or "none"
+    problems = []
+    unknown = sorted(k for k in list(inputs) + list(secrets) if k not in items)
+    if unknown:
+        problems.append("input(s) %s are not in the function's inputs schema (its keys: %s); PostHog silently "
+                        "drops inputs its schema does not have%s" % (
+                            ", ".join(unknown), keys, "" if items else " (give inputs_schema, or template_id)"))
+    secret_in_inputs = sorted(k for k in inputs if items.get(k, {}).get("secret"))
+    if secret_in_inputs:
+        problems.append("input(s) %s are secret in the schema: give them in secret_inputs (never shown, never "
+                        "compared)" % ", ".join(secret_in_inputs))
+    plain_in_secrets = sorted(k for k in secrets if k in items and not items[k].get("secret"))
+    if plain_in_secrets:
+        problems.append("secret_inputs %s are not secret in the schema, so PostHog would return them in plain "
+                        "text: give them in inputs" % ", ".join(plain_in_secrets))
+    if creating:
+        required = sorted(k for k, item in items.items() if item.get("required") and item.get("default") is None
+                          and k not in inputs and k not in secrets)
+        if required:
+            problems.append("required input(s) %s have no value and no default in the schema; give them in %s"
+                            % (", ".join(required), "inputs or secret_inputs"))
+    return problems
+
+
+class HogFunction(Resource):
+    """A hog function of a project, found by id or by exact name among the project's functions."""
+
+    kind = "hog function"
+    return_key = "hog_function"
+    list_option = "hog_functions"
+    item_options = ITEM_OPTIONS
+    named_by = "name or id"
+    fields = MANAGED
+    frozen = ("type", "template_id")
+
+    def __init__(self, task, params, listing=None):
+        super(HogFunction, self).__init__(task, params, listing)
+        self.sent_secrets = False  # whether this run sends the secret inputs (then the diff shows them, masked)
+
+    def collection_path(self):
+        return "/api/projects/%s/hog_functions/" % self.task.project_id
+
+    def identity(self):
+        option, value = self.lookup()
+        if option == "id":
+            return "hog function with id %s in project %s" % (value, self.task.project_id)
+        if option == "name":
+            return "hog function %r in project %s" % (value, self.task.project_id)
+        return super(HogFunction, self).identity()
+
+    def label(self):
+        return super(HogFunction, self).identity()
+
+    def validate(self):
+        params = self.params
+        problems = []
+        problem = name_problem(params, 400)
+        if problem:
+            problems.append(problem)
+        if params.get("id") is not None:
+            params["id"] = params["id"].strip()
+            if not UUID_RE.match(params["id"]):
+                problems.append("id must be a hog function's UUID, got %r" % params["id"])
+        both = sorted(set(params.get("inputs") or {}) & set(params.get("secret_inputs") or {}))
+        if both:
+            problems.append("input(s) %s are given in both inputs and secret_inputs" % ", ".join(both))
+        masking = params.get("masking")
+        if masking is not None:
+            ttl = masking.get("ttl")
+            if not isinstance(ttl, int) or isinstance(ttl, bool) or not 60 <= ttl <= 86400:
+                problems.append("masking.ttl must be a number of seconds from 60 to 86400, got %r" % (ttl,))
+            if not masking.get("hash"):
+                problems.append("masking.hash is required (a Hog expression, for example '{person.id}')")
+        if params.get("mappings") is not None and params.get("type") not in (None,) + MAPPING_TYPES:
+            problems.append("mappings are only for destinations (type destination or site_destination); PostHog "
+                            "refuses them for %s" % params["type"])
+        if params.get("execution_order") is not None and params["execution_order"] < 0:
+            problems.append("execution_order must be 0 or more")
+        for index, item in enumerate(params.get("inputs_schema") or []):
+            if not item.get("key"):
+                problems.append("inputs_schema[%d] needs a key" % index)
+        return problems
+
+    def identities(self):
+        return [(k, v.lower() if k == "id" else v) for k, v in super(HogFunction, self).identities()]
+
+    # --------------------------------------------------------------- finding
+    def list_query(self, option=None):
+        # full=true: the whole function (inputs, schema, mappings) in one read; every type named, since
+        # PostHog's 2025 code listed destinations only when no type was given.
+        return {"full": "true", "type": ",".join(TYPES)}
+
+    def missing(self):
+        missing = super(HogFunction, self).missing()
+        if missing:
+            return missing
+        if not self.params.get("hog") and not self.params.get("template_id"):
+            return "%s does not exist; to create it, give template_id or hog" % self.identity()
+        return None
+
+    def guard(self, current):
+        if (self.params.get("state") or "present") == "absent":
+            return
+        inputs = self.params.get("inputs") or {}
+        secrets = self.params.get("secret_inputs") or {}
+        if not inputs and not secrets:
+            return
+        problems = schema_problems(self.schema(current), inputs, secrets, current is None)
+        if problems:
+            raise Failure("%s: %s" % (self.identity(), "; ".join(problems)))
+
+    def schema(self, current):
+        """The inputs schema the function has or will have: the task's, else the function's, else its template's."""
+        if self.params.get("inputs_schema") is not None:
+            return self.params["inputs_schema"]
+        if current is not None:
+            return current.get("inputs_schema") or []
+        template_id = self.params.get("template_id")
+        if not template_id:
+            return []
+        return (read_template(self.task, template_id) or {}).get("inputs_schema") or []
+
+    # ------------------------------------------------------------- comparing
+    def desired(self):
+        desired = super(HogFunction, self).desired()
+        if "inputs" in desired:
+            desired["inputs"] = wrap(desired["inputs"])
+        return desired
+
+    def read(self, obj, field):
+        obj = obj or {}
+        if field == "template_id":
+            return (obj.get("template") or {}).get("id") or obj.get("template_id")
+        if field == "inputs":
+            return public_inputs(obj)
+        if field == "secret_inputs":
+            return stored_secrets(obj)
+        if field in ("filters", "masking", "mappings"):
+            return strip_compiled(obj.get(field), COMPILED + ("order",) if field == "mappings" else COMPILED)
+        return obj.get(field)
+
+    def equal(self, field, wanted, current):
+        if field == "secret_inputs":
+            if self.params.get("update_secrets") == "always":
+                return False
+            return all(key in (current or []) for key in wanted)
+        if field in ("description",):
+            return (wanted or "") == (current or "")
+        return values_match(wanted, current)
+
+    def view(self, obj, desired):
+        if obj is None:
+            return {}
+        shown = dict((k, v) for k, v in desired.items() if k != "secret_inputs")
+        view = super(HogFunction, self).view(obj, shown)
+        if "secret_inputs" in desired:
+            stored = stored_secrets(obj)
+            view["secret_inputs"] = dict((k, SECRET_MASK) for k in sorted(desired["secret_inputs"])
+                                         if k in stored or self.sent_secrets)
+        return view
+
+    # --------------------------------------------------------------- writing
+    def create_payload(self, desired):
+        payload = dict((k, v) for k, v in desired.items() if k != "secret_inputs")
+        secrets = self.params.get("secret_inputs") or {}
+        if secrets:
+            payload["inputs"] = dict(payload.get("inputs") or {}, **wrap(secrets))
+            self.sent_secrets = True
+        return payload
+
+    def predict_create(self, payload):
+        obj = copy.deepcopy(payload)
+        obj["inputs"] = dict((k, {"secret": True} if k in (self.params.get("secret_inputs") or {}) else v)
+                             for k, v in (obj.get("inputs") or {}).items())
+        template_id = obj.pop("template_id", None)
+        obj["template"] = {"id": template_id} if template_id else None
+        obj.setdefault("type", "destination")
+        obj.setdefault("enabled", False)
+        return obj
+
+    def update_payload(self, current, changes):
+        payload = dict((k, v) for k, v in changes.items() if k not in ("inputs", "secret_inputs"))
+        if "inputs" in changes or "secret_inputs" in changes:
+            # PostHog replaces the inputs as a whole: send the stored non-secret ones with the changes.
+            # Secrets left out keep their stored value.
+            inputs = public_inputs(current)
+            inputs.update(wrap(self.params.get("inputs")))
+            if "secret_inputs" in changes:
+                inputs.update(wrap(self.params.get("secret_inputs")))
+                self.sent_secrets = True
+            payload["inputs"] = inputs
+        if current.get("updated_at"):
+            payload["base_updated_at"] = current["updated_at"]
+        return payload
+
+    def predict_update(self, current, changes):
+        after = copy.deepcopy(current)
+        payload = self.update_payload(current, changes)
+        payload.pop("base_updated_at", None)
+        if "inputs" in payload:
+            secrets = set(stored_secrets(current)) | set(self.params.get("secret_inputs") or {})
+            inputs = dict((k, v) for k, v in payload.pop("inputs").items() if k not in secrets)
+            inputs.update(dict((k, {"secret": True}) for k in secrets))
+            after["inputs"] = inputs
+        after.update(payload)
+        return after
+
+    def update(self, current, payload):
+        """PATCH; on a 409, re-read: when the function already is as wanted, the 409 met this task's own
+        earlier attempt (a retried PATCH whose first answer was lost), and the update is done."""
+        try:
+            return super(HogFunction, self).update(current, payload)
+        except PostHogError as exc:
+            if exc.status != 409:
+                raise
+            try:
+                fresh = self.client.get_or_none(self.path_of(current),
+                                                context="re-reading %s after HTTP 409" % self.identity())
+            except PostHogError:
+                raise exc
+            desired = self.desired()
+            secrets = desired.pop("secret_inputs", None) or {}
+            if fresh is None or self.changes(fresh, desired) or any(k not in stored_secrets(fresh) for k in secrets):
+                raise
+            return fresh
+
+    def delete(self, current):
+        """PostHog refuses DELETE (405): a hog function is deleted with PATCH ``{"deleted": true}``."""
+        self.client.patch(self.path_of(current), {"deleted": True}, context="deleting %s" % self.identity())
+
+    def explain(self, error):
+        if error.status == 409:
+            error.reword(MSG_STALE % self.identity())
+        elif error.status == 404 and (error.path or "").split("?")[0].rstrip("/").endswith("/hog_functions"):
+            error.reword("%s: %s" % (self.identity(), MSG_NO_ROUTE % error.path.split("?")[0]))
+        return error
+
+
+def read_template(task, template_id):
+    """A template of the project's PostHog (one GET, remembered for the task), or a Failure."""
+    templates = task.cache.setdefault("hog_function_templates", {})
+    if template_id not in templates:
+        path = "/api/projects/%s/hog_function_templates/%s/" % (task.project_id, template_id)
+        found = task.client.get_or_none(path, context="reading hog function template %s" % template_id)
+        if found is None:
+            raise Failure("no hog function template %r in this PostHog (%s answered 404); list the templates with "
+                          "posthog.admin.hog_function_info and templates: true" % (template_id, path))
+        templates[template_id] = found
+    return templates[template_id]
+
+
+def read_hog_functions(task, params):
+    """hog_function_info: the project's hog functions (or one), or its templates."""
+    if params.get("templates") or params.get("template_id"):
+        path = "/api/projects/%s/hog_function_templates/" % task.project_id
+        query = {"types": ",".join(params.get("type") or TYPES)}
+        found = list_or_get(task, path, params.get("template_id"), params=query, what="hog function template")
+        if params.get("name"):
+            found = [t for t in found if t.get("name") == params["name"]]
+        return dict(templates=found)
+    if params.get("id") is not None and not UUID_RE.match(params["id"].strip()):
+        raise Failure("id must be a hog function's UUID, got %r" % params["id"])
+    path = "/api/projects/%s/hog_functions/" % task.project_id
+    query = {"full": "true", "type": ",".join(params.get("type") or TYPES)}
+    functions = list_or_get(task, path, params.get("id"), params=query, what="hog function",
+                            filters=dict(name=params.get("name")))
+    if params.get("id") and params.get("type"):
+        functions = [f for f in functions if f.get("type") in params["type"]]
+    return dict(hog_functions=functions)
