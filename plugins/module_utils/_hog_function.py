@@ -158,6 +158,10 @@ class HogFunction(Resource):
     fields = MANAGED
     frozen = ("type", "template_id")
 
+    @classmethod
+    def prune_scopes(cls, project_ids):
+        return [dict(project_id=str(pid)) for pid in project_ids]
+
     def __init__(self, task, params, listing=None):
         super(HogFunction, self).__init__(task, params, listing)
         self.sent_secrets = False  # whether this run sends the secret inputs (then the diff shows them, masked)
@@ -392,3 +396,47 @@ def read_hog_functions(task, params):
     if params.get("id") and params.get("type"):
         functions = [f for f in functions if f.get("type") in params["type"]]
     return dict(hog_functions=functions)
+
+
+# ---------------------------------------------------------------------------------- exporting
+EXPORTED = ("type", "template_id", "description", "icon_url", "enabled", "hog", "inputs_schema", "inputs", "filters",
+            "masking", "mappings", "execution_order")
+
+
+def export_item(ctx, obj):
+    reader = HogFunction.reader()
+    item = dict(name=obj.get("name"))
+    for field in EXPORTED:
+        value = reader.read(obj, field)
+        if field == "inputs":
+            value = dict((k, v.get("value")) for k, v in sorted(value.items()))
+        if field == "inputs_schema" and reader.read(obj, "template_id"):
+            continue  # the template's: a function made from a template takes its schema from it
+        if value not in (None, "", [], {}):
+            item[field] = value
+    secrets = stored_secrets(obj)
+    if secrets:
+        ctx.comment("hog_functions", obj.get("name"), (
+            "secret_inputs %s are set; PostHog never returns them, so they are left out: they are only needed to "
+            "create this function again (add them from your vault; update_secrets: always rotates them)"
+            % ", ".join(secrets)))
+    return item
+
+
+def export_items(ctx):
+    """organization_state_info: every project's hog functions (not the deleted ones); the items of the
+    first project (the document's default) carry no project_id. None where PostHog has no hog functions."""
+    items = []
+    for project_id in ctx.project_ids:
+        found = ctx.quietly("hog functions of project %s" % project_id, lambda pid=project_id: ctx.client.list_all(
+            "/api/projects/%s/hog_functions/" % pid, params=HogFunction.reader().list_query(),
+            context="listing hog functions of project %s" % pid))
+        if found is None:
+            return None
+        for obj in found:
+            if isinstance(obj, dict) and not obj.get("deleted"):
+                item = export_item(ctx, obj)
+                if project_id != ctx.project_ids[0]:
+                    item["project_id"] = str(project_id)
+                items.append(item)
+    return items

@@ -265,3 +265,23 @@ def export_items(ctx):
     if defaults:
         ctx.document["default_role"] = defaults[0]
     return [dict(name=r.get("name"), members=sorted(holder_emails(r)), purge=True) for r in roles]
+
+
+def scim_keeps_roles(task):
+    """Why organization_state's prune must keep the roles a document does not list, or None: SCIM
+    groups create and fill roles by name (PostHog's ee/api/scim), and PostHog's API does not say which
+    roles a SCIM group made, so while any identity provider configuration (or, in older PostHog, any
+    domain) has SCIM on, no role is pruned."""
+    from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
+    for part, what in (("identity_provider_configs", "identity provider configuration"), ("domains", "domain")):
+        try:
+            found = task.client.list_all(task.org_path(part), context="looking for SCIM before pruning roles")
+        except PostHogError as exc:
+            if exc.status in (403, 404, 405):
+                continue
+            raise
+        scim = [o for o in found if isinstance(o, dict) and o.get("scim_enabled")]
+        if scim:
+            return ("SCIM manages this organization's roles (%s %r has SCIM on), so prune keeps the roles the document "
+                    "does not list" % (what, scim[0].get("name") or scim[0].get("domain")))
+    return None

@@ -29,7 +29,7 @@ import json
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
 from ansible_collections.posthog.admin.plugins.module_utils import _batch_export, _domain, _event_definition
-from ansible_collections.posthog.admin.plugins.module_utils import _identity_provider
+from ansible_collections.posthog.admin.plugins.module_utils import _hog_function, _identity_provider
 from ansible_collections.posthog.admin.plugins.module_utils import _organization, _people, _plugins, _project
 from ansible_collections.posthog.admin.plugins.module_utils import _proxy_record, _role
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import role_key
@@ -80,11 +80,13 @@ class Section:
         kind's own ``export_items``), None when PostHog refuses them.
     :param comment: what the export file says above the section.
     :param document_keys: ``(key, comment)`` of document keys the section's export also writes.
+    :param prune_guard: ``prune_guard(task)``: why prune must keep what the section does not list (a
+        sentence, warned), or None.
     """
 
     def __init__(self, key, resource, options, kind, prunable=True, required_one_of=None, many=True,
                  skip_missing=False, prune_params=None, purge_on_prune=False, keys=None, refers=(), export=None,
-                 comment="", document_keys=()):
+                 comment="", document_keys=(), prune_guard=None):
         self.key = key
         self.resource = resource
         self.options = options
@@ -97,6 +99,7 @@ class Section:
         self.keys = keys or (lambda obj, label: ())
         self.refers = refers
         self.export = export
+        self.prune_guard = prune_guard  # prune_guard(task): why prune must keep what the document leaves out, or None
         self.comment = comment
         self.document_keys = document_keys
         self.required_one_of = required_one_of or []
@@ -146,6 +149,7 @@ SECTIONS = (
         "unlisted ones only with prune_projects: deleting a project deletes its data."),
     Section("roles", _role.Role, _options(_role.ARGUMENT_SPEC, _role.ITEM_OPTIONS), "role",
             required_one_of=[("name", "id")], purge_on_prune=True, keys=_role_keys, refers=(("members", "roster"),),
+            prune_guard=_role.scim_keeps_roles,
             export=_role.export_items, comment="Roles and who holds them (posthog.admin.role). purge: true makes the "
             "members listed the role's only holders: a role given by hand is drift, and applying the document takes "
             "it away.", document_keys=(("default_role", "The role new members get when they join (set once the "
@@ -173,6 +177,12 @@ SECTIONS = (
         _batch_export.ARGUMENT_SPEC, _batch_export.ITEM_OPTIONS), "batch export",
         required_one_of=[("name", "id")], refers=(("project_id", "projects"),), export=_batch_export.export_items,
         comment="Batch exports (posthog.admin.batch_export). Destination secrets are never returned: see the notes."),
+    Section("hog_functions", _hog_function.HogFunction, _options(
+        _hog_function.ARGUMENT_SPEC, _hog_function.ITEM_OPTIONS + ("project_id",), project_id=dict(type="str")),
+        "hog function", required_one_of=[("name", "id")], refers=(("project_id", "projects"),),
+        export=_hog_function.export_items,
+        comment="Hog functions - destinations, transformations, site apps - of every project "
+                "(posthog.admin.hog_function). Secret inputs are never returned: see the notes."),
     Section("plugins", _plugins.PipelinePlugin, _options(
         _plugins.ARGUMENT_SPEC, ("family",) + _plugins.ITEM_OPTIONS), "plugin",
         required_one_of=[("id", "url", "name")], export=_plugins.export_items,
@@ -544,6 +554,10 @@ class OrganizationState:
 
     def _prune(self, run, inner, section, matched, report, combined):
         """Remove what the section does not list from each collection it covers."""
+        kept = section.prune_guard(inner) if section.prune_guard and not inner.missing_parent else None
+        if kept:
+            inner.warn(kept)
+            return
         base = dict(inner.params)
         for name, option in section.options.items():
             base[name] = option.get("default")

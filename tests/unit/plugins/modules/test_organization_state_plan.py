@@ -241,3 +241,49 @@ def test_a_template_looking_name_is_exported_unsafe_and_applied_as_data(run_live
     assert not (tmp_path / "pwned").exists()
     both = run_live(organization_state, dict(definition_file=str(dest), definition=dict(name=ORG)))
     assert both["failed"] and "mutually exclusive" in both["msg"]
+
+
+# ------------------------------------------------------------------------ hog functions as a section
+def test_hog_functions_round_trip_with_their_secret_inputs_never_written(run_live, live):
+    created = live.api("POST", "/api/projects/1/hog_functions/", dict(
+        name="Customer.io", type="destination", template_id="template-customerio", enabled=True,
+        inputs=dict(site_id=dict(value="site-1"), token=dict(value="cio-secret-token"))))
+    live.api("POST", "/api/projects/1/hog_functions/", dict(
+        name="Stray", type="destination", template_id="template-customerio",
+        inputs=dict(site_id=dict(value="site-2"), token=dict(value="other-secret"))))
+    exported = run_live(organization_state_info, dict(organization=org_id(live)))
+    assert not exported["failed"], exported.get("msg")
+    document = exported["definition"]
+    names = sorted(f["name"] for f in document["hog_functions"])
+    assert names == ["Customer.io", "Stray"]
+    assert "cio-secret-token" not in str(exported)
+    assert any("secret_inputs token are set" in n for n in exported["notes"]), exported["notes"]
+    assert run_live(organization_state, dict(definition=document))["changed"] is False
+    live.api("PATCH", "/api/projects/1/hog_functions/%s/" % created["id"], dict(enabled=False))
+    document["hog_functions"] = [f for f in document["hog_functions"] if f["name"] == "Customer.io"]
+    drift = run_live(organization_state, dict(definition=document, prune=True), check=True)
+    assert sorted((a["action"], a["item"]) for a in drift["plan"]) == [
+        ("deleted", "hog_functions (hog function 'Stray', not in the document)"),
+        ("updated", "hog_functions[0] (hog function 'Customer.io')")]
+    applied = run_live(organization_state, dict(definition=document, prune=True))
+    assert applied["plan"] == drift["plan"] and not applied["failed"]
+    listed = live.api("GET", "/api/projects/1/hog_functions/")["results"]
+    assert [(f["name"], f["enabled"]) for f in listed] == [("Customer.io", True)]
+
+
+def test_prune_keeps_roles_while_scim_manages_them(run_live, live):
+    features(live, "role_based_access", "scim", "saml", "sso_enforcement")
+    role(live, "Synced by SCIM")
+    base = "/api/organizations/%s/" % org_id(live)
+    domain = live.api("POST", base + "domains/", {"domain": "scim.example.com"})
+    live.control("POST", "dns", {"name": "_posthog-challenge.scim.example.com", "type": "TXT",
+                                 "value": domain["verification_challenge"]})
+    live.control("PUT", "profile", {"profile": "spec"})  # the spec's PostHog lets an API key verify a domain
+    live.api("POST", base + "domains/%s/verify/" % domain["id"])
+    live.control("PUT", "profile", {"profile": "posthog"})
+    live.api("POST", base + "identity_provider_configs/", dict(
+        name="Okta", config_scope="scim", domain_scope="all", scim_enabled=True))
+    result = run_live(organization_state, dict(definition=dict(name=ORG, roles=[]), prune=True), check=True)
+    assert not result["failed"] and result["changed"] is False, result
+    assert any("SCIM manages this organization's roles (identity provider configuration 'Okta' has SCIM on)" in w
+               for w in result["warnings"]), result["warnings"]
