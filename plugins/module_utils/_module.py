@@ -115,6 +115,13 @@ class Task:
         self.missing_parent = None  # check mode: what does not exist yet (an earlier task would create it)
         self.secrets = set()
         self.listing = None  # organization_state: the Listing every section's items share (collections by path)
+        self.planning = False  # organization_state's plan of a real run: check mode that assumes no earlier task
+
+    @property
+    def assumes_earlier_tasks(self):
+        """Check mode, where an earlier task of the play may create what is missing (then warned, not
+        failed); not while organization_state plans a real run, whose own earlier parts it has followed."""
+        return self.check_mode and not self.planning
 
     def scoped(self, **params):
         """The same task (client, mode, organization, warnings, listing) with some params changed: an

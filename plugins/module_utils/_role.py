@@ -245,7 +245,7 @@ def default_role_id(task, organization, name):
     found = roles_by_key(list_roles(task, path)).get(role_key(name))
     if found is not None:
         return found["id"]
-    if task.check_mode:
+    if task.assumes_earlier_tasks:
         task.warn("default_role %r does not exist yet; check mode assumes an earlier task creates it (a real run "
                   "fails if it still does not exist)" % name)
         return "(the id of role %r)" % name

@@ -105,7 +105,7 @@ def plan_person_roles(wanted, roles, members_by_key, task=None):
     """
     index = roles_by_key(roles)
     unknown = sorted(set(n for names in wanted.values() for n in names if role_key(n) not in index))
-    if unknown and task is not None and task.check_mode:
+    if unknown and task is not None and task.assumes_earlier_tasks:
         task.warn("roles %s do not exist yet; check mode assumes an earlier task creates them (a real run fails if "
                   "they still do not exist)" % ", ".join(repr(n) for n in unknown))
         index.update((role_key(n), dict(id=None, name=n, members=[])) for n in unknown)

@@ -269,6 +269,7 @@ class Pass:
         self.task = Task(state.task.client, state.task.params, check_mode=check_mode, diff_mode=state.task.diff_mode)
         self.task.warnings = self.warnings
         self.task.secrets = state.task.secrets
+        self.task.planning = check_mode and not state.task.check_mode  # a real run's plan fails where it will
 
 
 class OrganizationState:
@@ -374,7 +375,19 @@ class OrganizationState:
         client.remember_reads()
         try:
             planned = Pass(self, check_mode=True)
-            result = self._converge_pass(planned)
+            try:
+                result = self._converge_pass(planned)
+            except Failure as failure:
+                # What made the plan fail may be what an unsafe part of it does (prune deleting the
+                # default role): then say that, both sides named.
+                problems = plan_problems(planned.plan, self.refs(planned))
+                if problems:
+                    raise Failure("The plan is unsafe, so nothing was changed: %s" % "; ".join(problems),
+                                  plan=planned.plan.as_list())
+                if planned.task.planning:
+                    failure.msg = "%s (found while planning: nothing was changed)" % failure.msg.rstrip(".")
+                    failure.extra["changed"] = False
+                raise
             problems = plan_problems(planned.plan, self.refs(planned))
             if problems:
                 raise Failure("The plan is unsafe, so nothing was changed: %s" % "; ".join(problems),
@@ -442,6 +455,7 @@ class OrganizationState:
         inner = Task(run.task.client, dict(run.task.params, organization=org.get("id") or self.definition.get("name"),
                                            project_id=self.default_project(run, org)),
                      check_mode=run.check_mode, diff_mode=run.task.diff_mode)
+        inner.planning = run.task.planning
         inner.warnings = run.warnings
         inner.secrets = run.task.secrets
         inner.listing = run.listing
@@ -553,11 +567,9 @@ class OrganizationState:
             self._prune(run, inner, section, matched, report, combined)
 
     def _prune(self, run, inner, section, matched, report, combined):
-        """Remove what the section does not list from each collection it covers."""
-        kept = section.prune_guard(inner) if section.prune_guard and not inner.missing_parent else None
-        if kept:
-            inner.warn(kept)
-            return
+        """Remove what the section does not list from each collection it covers (nothing, with a warning,
+        when the section's guard says so: asked only when there is something to remove)."""
+        guarded = None
         base = dict(inner.params)
         for name, option in section.options.items():
             base[name] = option.get("default")
@@ -569,6 +581,12 @@ class OrganizationState:
             for obj in run.listing.objects(probe):
                 if str(obj.get("id")) in matched.get(path, set()) or obj.get("id") is None:
                     continue
+                if guarded is None:
+                    guarded = (section.prune_guard(inner) if section.prune_guard else None) or ""
+                    if guarded:
+                        inner.warn(guarded)
+                if guarded:
+                    return
                 doomed = section.resource(inner, dict(bare, id=obj.get("id")))
                 result = self._converge(run, doomed, section.key, "%s (%s, not in the document)" % (
                     section.key, _label(section.kind, obj)), report, combined, keys=section.keys)

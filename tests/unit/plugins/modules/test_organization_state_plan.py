@@ -287,3 +287,14 @@ def test_prune_keeps_roles_while_scim_manages_them(run_live, live):
     assert not result["failed"] and result["changed"] is False, result
     assert any("SCIM manages this organization's roles (identity provider configuration 'Okta' has SCIM on)" in w
                for w in result["warnings"]), result["warnings"]
+
+
+def test_a_real_run_fails_before_any_write_where_check_mode_would_only_warn(run_live, live):
+    features(live, "role_based_access")
+    doc = dict(name=ORG, settings=dict(enforce_2fa=True), roles=[dict(name="Analysts")], default_role="Nobody")
+    check = run_live(organization_state, dict(definition=doc), check=True)  # an earlier task may create it
+    assert not check["failed"] and any("default_role 'Nobody' does not exist yet" in w for w in check["warnings"])
+    live.forget()
+    real = run_live(organization_state, dict(definition=doc))
+    assert real["failed"] and "default_role 'Nobody' is not a role of the organization" in real["msg"]
+    assert live.requests == []  # the plan failed: not the settings, not the role
