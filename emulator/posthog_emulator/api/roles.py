@@ -4,7 +4,8 @@
 
 * **Roles**: scope object ``organization``; members read, admins (>= 8) create, rename and delete
   (403 "Your organization access level is insufficient."). Fields ``id``, ``name`` (required, at
-  most 200 characters), ``created_at``, ``created_by`` (nested user), ``members`` (the role's
+  most 200 characters), ``created_at``, ``created_by`` (nested user; null for roles made through
+  the API, which does not record the creator), ``members`` (the role's
   memberships, as the membership list shows them) and ``is_default`` (whether the organization's
   ``default_role_id`` is this role). A name another role of the organization has, in any case, is
   400 ``unique`` "There is already a role with this name." (``attr`` ``name``; renaming a role to
@@ -87,8 +88,8 @@ class RoleSerializer(serializers.ModelSerializer):
             return check_role_name(name, others.exists())
 
     def create(self, validated_data):
+        # PostHog's RoleSerializer.create sets the organization only: created_by stays null.
         validated_data["organization"] = self.context["get_organization"]()
-        validated_data["created_by"] = self.context["request"].user
         return super().create(validated_data)
 
     def get_members(self, role: Role) -> list[dict]:
