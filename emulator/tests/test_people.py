@@ -593,3 +593,25 @@ def test_reset_puts_the_clock_back(boot, client):
     client.post("/_emulator/clock", {"advance_days": 4}, format="json")
     client.post("/_emulator/reset", {}, format="json")
     assert client.get("/_emulator/clock").json()["offset_seconds"] == 0
+
+
+@pytest.mark.parametrize("profile", ["spec", "posthog"])
+def test_member_and_invite_checks_match_the_address_exactly(api, boot, client, profile):
+    """Issue 27.6: PostHog's ``OrganizationInviteSerializer.create`` (``posthog/api/organization_invite.py``)
+    refuses an address with ``OrganizationMembership.objects.filter(..., user__email=target_email)``
+    and replaces older invites with ``OrganizationInvite.objects.filter(..., target_email=...)``: both
+    exact (older PostHog used the same exact ``user__email=`` lookup). Only the domain is lower-cased."""
+    profiles.set_profile(profile)
+    url = "/api/organizations/@current/invites/"
+    response = api.post(url, {"target_email": "Admin@EXAMPLE.com"}, format="json")
+    assert response.status_code == 201, response.content  # not the member admin@example.com
+    assert response.json()["target_email"] == "Admin@example.com"
+    assert error(api.post(url, {"target_email": "admin@EXAMPLE.COM"}, format="json"))["detail"] == (
+        "A user with this email address already belongs to the organization.")
+    first = api.post(url, {"target_email": "ann@example.com"}, format="json").json()
+    second = api.post(url, {"target_email": "Ann@example.com"}, format="json").json()
+    listed = {invite["id"] for invite in api.get(url).json()["results"]}
+    assert {first["id"], second["id"]} <= listed  # side by side: neither replaced the other
+    third = api.post(url, {"target_email": "ann@Example.com"}, format="json").json()
+    listed = {invite["id"] for invite in api.get(url).json()["results"]}
+    assert first["id"] not in listed and {second["id"], third["id"]} <= listed  # same address: replaced
