@@ -615,3 +615,22 @@ def test_member_and_invite_checks_match_the_address_exactly(api, boot, client, p
     third = api.post(url, {"target_email": "ann@Example.com"}, format="json").json()
     listed = {invite["id"] for invite in api.get(url).json()["results"]}
     assert first["id"] not in listed and {second["id"], third["id"]} <= listed  # same address: replaced
+
+
+def test_private_project_access_as_posthog_checks_it(api, boot, make_key):
+    """Issue 27.7: ``validate_private_project_access`` (``posthog/api/organization_invite.py``) looks
+    the project up among the organization's teams and, for an inviter below admin, refuses a private
+    project (``team.access_control``) they hold no explicit membership of; the level is stored as
+    given (``"level": 8`` is PostHog's own ``ExplicitTeamMembership.Level.ADMIN``)."""
+    url = invites_url(boot)
+    numeric = api.post(url, {"target_email": "n@x.com", "private_project_access": [{"id": boot.project.id, "level": 8}]},
+                       format="json")
+    assert numeric.status_code == 201, numeric.content
+    assert numeric.json()["private_project_access"] == [{"id": boot.project.id, "level": 8}]
+    member = authed(make_key("member@example.com")[0])
+    body = {"target_email": "m@x.com", "private_project_access": [{"id": boot.project.id, "level": 1}]}
+    assert member.post(url, body, format="json").status_code == 201  # an open project
+    api.patch(f"/api/projects/{boot.project.id}/", {"access_control": True}, format="json")
+    refused = member.post(url, {**body, "target_email": "m2@x.com"}, format="json")
+    assert refused.status_code == 400 and error(refused)["detail"].startswith("Project does not exist")
+    assert api.post(url, {**body, "target_email": "m3@x.com"}, format="json").status_code == 201  # admins may

@@ -154,8 +154,11 @@ class OrganizationInviteSerializer(ModelSerializer):
     def validate_private_project_access(self, value):
         if not value:
             return []
+        teams = dict(self.organization.teams.values_list("id", "access_control"))
+        own = membership_level(self.context["request"].user, self.organization)
         with rule_errors():
-            return private_project_access(value, set(self.organization.teams.values_list("id", flat=True)))
+            return private_project_access(value, set(teams), {k for k, private in teams.items() if private},
+                                          inviter_is_admin=is_admin(own))
 
     def to_representation(self, instance):
         data = super().to_representation(instance)
