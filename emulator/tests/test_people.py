@@ -634,3 +634,26 @@ def test_private_project_access_as_posthog_checks_it(api, boot, make_key):
     refused = member.post(url, {**body, "target_email": "m2@x.com"}, format="json")
     assert refused.status_code == 400 and error(refused)["detail"].startswith("Project does not exist")
     assert api.post(url, {**body, "target_email": "m3@x.com"}, format="json").status_code == 201  # admins may
+
+
+def test_control_api_sets_what_members_report_of_logins(api, boot, client):
+    """Issue 27.10: PostHog's ``OrganizationMemberSerializer`` derives ``is_2fa_enabled`` (confirmed
+    TOTP devices or WebAuthn keys), ``has_social_auth`` (social-auth records) and ``last_login``
+    (``F("user__last_login")``; see ``ee/api/rbac/role.py``, which warms the same prefetches). The
+    emulator has none of those; ``PATCH /_emulator/users/<email|uuid>`` sets them."""
+    members = "/api/organizations/@current/members/"
+    first = api.get(members).json()["results"][0]
+    assert (first["is_2fa_enabled"], first["has_social_auth"], first["last_login"]) == (False, False, None)
+    response = client.patch("/_emulator/users/ADMIN@example.com", {"is_2fa_enabled": True, "has_social_auth": True,
+                                                                   "last_login": "2026-11-01T09:30:00Z"}, format="json")
+    assert response.status_code == 200, response.content
+    assert response.json()["is_2fa_enabled"] is True and response.json()["last_login"] == "2026-11-01T09:30:00Z"
+    first = api.get(members).json()["results"][0]
+    assert (first["is_2fa_enabled"], first["has_social_auth"], first["last_login"]) == (True, True,
+                                                                                        "2026-11-01T09:30:00Z")
+    by_uuid = client.patch(f"/_emulator/users/{first['user']['uuid']}", {"last_login": None}, format="json")
+    assert by_uuid.json()["last_login"] is None
+    assert client.patch("/_emulator/users/admin@example.com", {"is_2fa_enabled": "yes"},
+                        format="json").status_code == 400
+    assert client.patch("/_emulator/users/admin@example.com", {"is_staff": True}, format="json").status_code == 400
+    assert client.patch("/_emulator/users/nobody@example.com", {}, format="json").status_code == 404

@@ -24,8 +24,9 @@ Mirrors ``posthog/api/organization_member.py`` and ``OrganizationMembership.vali
   PostHog's 403 "This action does not support Personal API Key access" (no action, so no scope
   mapping); profile ``spec`` answers 405.
 
-``is_2fa_enabled`` and ``has_social_auth`` are always false and ``last_login`` null: the emulator
-has no second factors, social logins or web sessions.
+``is_2fa_enabled``, ``has_social_auth`` and ``last_login`` are the user's, as the control API set
+them (``PATCH /_emulator/users/<email|uuid>``; false, false and null until then): the emulator has
+no second factors, social logins or web sessions of its own (issue 27.10).
 """
 
 from uuid import UUID
@@ -99,13 +100,14 @@ class OrganizationMemberSerializer(ModelSerializer):
         read_only_fields = ["id", "joined_at", "updated_at"]
 
     def get_is_2fa_enabled(self, membership) -> bool:
-        return False
+        return membership.user.is_2fa_enabled
 
     def get_has_social_auth(self, membership) -> bool:
-        return False
+        return membership.user.has_social_auth
 
     def get_last_login(self, membership):
-        return None
+        value = membership.user.last_login
+        return serializers.DateTimeField().to_representation(value) if value is not None else None
 
     def update(self, instance, validated_data):
         requester = requester_membership(self.context["request"], instance.organization)

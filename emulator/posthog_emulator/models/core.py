@@ -77,6 +77,12 @@ class User(models.Model):
     )
     current_team = models.ForeignKey("Team", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    # What PostHog derives from a user's confirmed TOTP devices or WebAuthn keys, social-auth
+    # records and sessions; the emulator has none of them, so the control API sets these
+    # (``PATCH /_emulator/users/<email|uuid>``) and the members list reports them.
+    is_2fa_enabled = models.BooleanField(default=False)
+    has_social_auth = models.BooleanField(default=False)
+    last_login = models.DateTimeField(null=True, blank=True)
 
     objects = UserManager()
 
