@@ -60,7 +60,9 @@ ADVICE = (
     (MSG_ABOVE_OWN, "You can only give levels up to your own."),
     (MSG_OWNER_LEAVE, "PostHog never removes an owner: another owner must first lower their level (set level to "
                       "admin or member), then remove them."),
-    (MSG_ALREADY_MEMBER, "This person is already a member; manage their level with posthog.admin.member."),
+    (MSG_ALREADY_MEMBER, "This person is already a member; manage their level with posthog.admin.member. If the "
+                         "member list did not show them, the organization hides its members from non-admins "
+                         "(members_can_see_org_members: false): use an admin's API key."),
 )
 
 

@@ -37,3 +37,14 @@ def test_check_mode_revokes_nothing(server, run_module):
     server.script((200, page(invitation("Ann@x.com", 8, invite_id="old"))), (200, page()))
     result = run_module(invite, dict(target_email="ann@x.com", level="member"), check=True)
     assert result["changed"] is True and len(server.requests) == 2
+
+
+def test_a_member_hidden_from_a_non_admin_key_is_explained(server, run_module):
+    """Issue 27.5: with members_can_see_org_members off, a member's key does not see everyone, so
+    the module may try to invite a member; PostHog's refusal then says what to do."""
+    refused = {"type": "validation_error", "code": "invalid_input", "attr": None,
+               "detail": "A user with this email address already belongs to the organization."}
+    server.script((200, page()), (200, page()), (400, refused))
+    result = run_module(invite, dict(target_email="ann@x.com"))
+    assert result["failed"] and "members_can_see_org_members: false" in result["msg"]
+    assert "admin's API key" in result["msg"]
