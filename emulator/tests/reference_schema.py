@@ -42,6 +42,9 @@ QUIRKS = {
     ("/api/organizations/{organization_id}/roles/", "is_default"): _BOOLEAN,
     ("/api/organizations/{organization_id}/roles/{id}/", "members"): _ARRAY,
     ("/api/organizations/{organization_id}/roles/{id}/", "is_default"): _BOOLEAN,
+    # RoleSerializer.create never sets created_by (ee/api/rbac/role.py): null, which the schema omits.
+    ("/api/organizations/{organization_id}/roles/", "created_by"): {"anyOf": [_OBJECT, {"type": "null"}]},
+    ("/api/organizations/{organization_id}/roles/{id}/", "created_by"): {"anyOf": [_OBJECT, {"type": "null"}]},
     # A member who never logged in has last_login null (the directory's README).
     ("/api/organizations/{organization_id}/roles/{role_id}/role_memberships/", "organization_member.last_login"): {
         "type": ["string", "null"]},

@@ -191,16 +191,11 @@ def test_a_new_member_cannot_be_invited_again_at_once(api, boot, client):
     invites = "/api/organizations/@current/invites/"
     assert api.post(invites, {"target_email": "new@example.com"}, format="json").status_code == 201
     assert client.post("/_emulator/invites/accept", {"email": "new@example.com"}, format="json").status_code == 200
-    response = api.post(invites, {"target_email": "NEW@Example.com"}, format="json")
+    response = api.post(invites, {"target_email": "new@Example.com"}, format="json")  # the domain is lower-cased
     assert response.status_code == 400
     assert error(response)["detail"] == "A user with this email address already belongs to the organization."
     User.objects.filter(email="new@example.com").update(email="renamed@example.com")
     assert api.post(invites, {"target_email": "new@example.com"}, format="json").status_code == 201
-    assert api.post(invites, {"target_email": "Renamed@EXAMPLE.com"}, format="json").status_code == 400
-
-
-def test_member_addresses_compare_as_sqlite_like_does():
-    from posthog_emulator.api.invites import _ASCII_LOWER
-
-    assert "Ann@Example.COM".translate(_ASCII_LOWER) == "ann@example.com"
-    assert "Émile@x.com".translate(_ASCII_LOWER) != "émile@x.com"  # LIKE folds ASCII letters only
+    assert api.post(invites, {"target_email": "renamed@EXAMPLE.com"}, format="json").status_code == 400
+    # PostHog's check is exact (user__email=): another case of the local part is someone else
+    assert api.post(invites, {"target_email": "Renamed@example.com"}, format="json").status_code == 201

@@ -17,9 +17,24 @@ FIELDS = {
 }  # fmt: skip
 
 
+PAID = ("oidc", "scim", "xaa_authentication")
+
+
 @pytest.fixture(autouse=True)
 def _newest():
     generations.update({"identity_providers": "newest", "domains": "newest"})
+
+
+@pytest.fixture(autouse=True)
+def _plan(boot):
+    """The bootstrap organization on a plan with OIDC, SCIM and ID-JAG (tests of the gates take
+    them away)."""
+    grant(boot, *PAID)
+
+
+def grant(boot, *features):
+    boot.organization.available_product_features = [{"key": key, "name": key} for key in features]
+    boot.organization.save(update_fields=["available_product_features"])
 
 
 def url(boot, suffix=""):
@@ -132,3 +147,79 @@ def test_domain_links_a_config_through_identity_provider_config(api, boot):
     response = api.patch(domains, {"identity_provider_config": "00000000-0000-0000-0000-000000000000"}, format="json")
     assert response.status_code == 400 and error(response)["code"] == "does_not_exist"
     assert api.patch(domains, {"identity_provider_config": None}, format="json").json()["identity_provider_config"] is None
+
+
+# Issue 27.3, 27.4, 27.9: read in PostHog's newest posthog/api/identity_provider_config.py (the
+# version with domain_scope/config_scope and the scim/logs action), posthog/api/scim_request_log.py
+# (commit 2ff7bd7e2d6782f3733f1932b328ce22669da848) and posthog/security/url_validation.py
+# (commit 14ed102f3c6c6daca65a4446e157bedf444743cf).
+OIDC = {"name": "OIDC", "config_scope": "oidc", "oidc_issuer_url": "https://login.example.com",
+        "oidc_client_id": "posthog", "oidc_client_secret": "s3cret"}
+
+
+@pytest.mark.parametrize("body, attr, detail", [
+    (OIDC, "oidc_issuer_url", "OIDC is not available for this organization."),
+    ({"name": "SCIM", "config_scope": "scim", "scim_enabled": False}, "scim_enabled",
+     "SCIM provisioning is not available for this organization."),
+    ({"name": "XAA", "config_scope": "xaa", "id_jag_issuer_url": "https://idp.example.com"}, "id_jag_issuer_url",
+     "XAA (ID-JAG) is not available for this organization."),
+])
+def test_paid_protocols_need_their_feature(api, boot, body, attr, detail):
+    """``IdentityProviderConfigSerializer.validate``: 400 ``feature_not_available`` per protocol (any
+    ``scim_enabled`` value, false included); SAML is not gated."""
+    grant(boot)
+    response = api.post(url(boot), body, format="json")
+    assert response.status_code == 400
+    assert error(response) == {"type": "validation_error", "code": "feature_not_available", "attr": attr,
+                               "detail": detail}
+    assert api.post(url(boot), {"name": "SAML", "config_scope": "saml", **SAML}, format="json").status_code == 201
+    grant(boot, *PAID)
+    assert api.post(url(boot), body, format="json").status_code == 201
+
+
+def test_scim_token_needs_the_scim_feature(api, boot):
+    """``scim_token``: 403 "SCIM is not available for this organization" before the "not enabled" 400."""
+    created = api.post(url(boot), {"name": "SCIM", "config_scope": "scim", "scim_enabled": True}, format="json").json()
+    grant(boot)
+    response = api.post(url(boot, f"{created['id']}/scim/token/"), format="json")
+    assert response.status_code == 403 and error(response)["detail"] == "SCIM is not available for this organization"
+
+
+@pytest.mark.parametrize("address, reason", [
+    ("https://127.0.0.1", "Local/Loopback host not allowed"),
+    ("https://localhost/tenant", "Local/Loopback host not allowed"),
+    ("https://169.254.169.254", "Local/metadata host"),
+    ("https://idp.corp", "Internal domain pattern blocked: .corp"),
+    ("https://10.0.0.1", "Private IP address not allowed"),
+    ("https://[::ffff:192.168.0.1]", "Private IP address not allowed"),
+    ("https://100.64.0.1", "Private IP address not allowed"),
+])
+def test_internal_addresses_are_not_allowed(api, boot, address, reason):
+    """``validate_oidc_issuer_url`` and ``_validate_id_jag_url`` call ``is_url_allowed``."""
+    response = api.post(url(boot), {**OIDC, "oidc_issuer_url": address}, format="json")
+    assert error(response) == {"type": "validation_error", "code": "invalid_input", "attr": "oidc_issuer_url",
+                               "detail": f"URL is not allowed: {reason}"}
+    for field in ("id_jag_issuer_url", "id_jag_jwks_url"):
+        body = {"name": "XAA", "config_scope": "xaa", field: address.replace("https", "http")}
+        response = api.post(url(boot), body, format="json")
+        assert error(response)["attr"] == field and error(response)["detail"] == f"URL is not allowed: {reason}"
+    assert api.post(url(boot), {**OIDC, "oidc_issuer_url": "https://login.example.com/v2.0"},
+                    format="json").status_code == 201
+
+
+def test_scim_logs_are_served_to_admins(api, boot, make_key):
+    """``scim_logs`` (detail GET ``scim/logs``): members get 403, admins a page of the log
+    (``SCIMRequestLogPagination``, 20 a page); no scope mapping, so PostHog refuses keys."""
+    created = api.post(url(boot), {"name": "SCIM", "config_scope": "scim", "scim_enabled": True}, format="json").json()
+    logs = url(boot, f"{created['id']}/scim/logs/")
+    response = api.get(logs)
+    assert response.status_code == 200 and response.json() == {"count": 0, "next": None, "previous": None,
+                                                               "results": []}
+    member = authed(make_key("member@example.com", level="member")[0])
+    response = member.get(logs)
+    assert response.status_code == 403 and error(response)["detail"] == "Only organization admins can view SCIM logs."
+    assert api.get(url(boot, "01900000-0000-7000-8000-000000000001/scim/logs/")).status_code == 404
+    profiles.set_profile("posthog")
+    assert error(api.get(logs))["detail"] == "This action does not support Personal API Key access"
+    legacy = authed(make_key("legacy@example.com", scopes=[], level="admin")[0])
+    assert legacy.get(logs).status_code == 200

@@ -3,7 +3,7 @@
 from django.utils import timezone
 
 from posthog_emulator.models import OrganizationDomain
-from tests.conftest import error
+from tests.conftest import authed, error
 
 
 def org_url(boot):
@@ -37,3 +37,51 @@ def test_logo_media_id_names_uploaded_media(api, boot, client):
     response = api.patch(org_url(boot), {"logo_media_id": media.json()["id"]}, format="json")
     assert response.status_code == 200 and response.json()["logo_media_id"] == media.json()["id"]
     assert api.patch(org_url(boot), {"logo_media_id": None}, format="json").json()["logo_media_id"] is None
+
+
+# Issue 27.2. PostHog's newest OrganizationSerializer (its generated API schema, frontend
+# ``generated/api.zod.ts`` of late 2026; model defaults from the squash migration beside
+# ``posthog/migrations/1262_organization_members_can_see_org_members.py``) returns these settings;
+# the first four are writable, the others read-only.
+WRITABLE_DEFAULTS = {
+    "members_can_create_projects": False,
+    "members_can_see_org_members": True,
+    "is_ai_training_opted_in": True,
+    "default_anonymize_ips": False,
+}
+READ_ONLY_DEFAULTS = {
+    "is_ai_training_locked": False,
+    "is_ai_training_cta_shown": True,
+    "is_hipaa": False,
+    "is_active": True,
+    "is_not_active_reason": None,
+    "is_pending_deletion": False,
+}
+
+
+def test_newer_settings_are_stored_and_read_only_ones_ignored(api, boot):
+    body = api.get(org_url(boot)).json()
+    assert {k: body[k] for k in WRITABLE_DEFAULTS} == WRITABLE_DEFAULTS
+    assert {k: body[k] for k in READ_ONLY_DEFAULTS} == READ_ONLY_DEFAULTS
+    flipped = {k: not v for k, v in WRITABLE_DEFAULTS.items()}
+    response = api.patch(org_url(boot), flipped, format="json")
+    assert response.status_code == 200
+    assert {k: response.json()[k] for k in flipped} == flipped
+    assert {k: api.get(org_url(boot)).json()[k] for k in flipped} == flipped  # stored
+    response = api.patch(org_url(boot), {"is_hipaa": True, "is_active": False, "is_pending_deletion": True,
+                                         "is_ai_training_locked": True}, format="json")
+    assert response.status_code == 200
+    assert {k: response.json()[k] for k in READ_ONLY_DEFAULTS} == READ_ONLY_DEFAULTS
+
+
+def test_members_can_create_projects_lets_members_create(api, boot, make_key, client):
+    """``UserCanCreateProjectPermission`` (``posthog/permissions.py``): with the setting on (and the
+    ``organization_invite_settings`` feature) a member creates projects; off, 403."""
+    client.put(f"/_emulator/organizations/{boot.organization.id}/features",
+               {"available_product_features": ["organization_invite_settings", "organizations_projects"]},
+               format="json")
+    member = authed(make_key("member@example.com")[0])
+    url = f"/api/organizations/{boot.organization.id}/projects/"
+    assert member.post(url, {"name": "Mine"}, format="json").status_code == 403
+    api.patch(org_url(boot), {"members_can_create_projects": True}, format="json")
+    assert member.post(url, {"name": "Mine"}, format="json").status_code == 201

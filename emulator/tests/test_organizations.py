@@ -13,7 +13,9 @@ ORGANIZATION_FIELDS = {
     "is_member_join_email_enabled", "metadata", "customer_id", "enforce_2fa", "members_can_invite",
     "members_can_use_personal_api_keys", "allow_publicly_shared_resources", "member_count",
     "is_ai_data_processing_approved", "default_experiment_stats_method", "default_role_id",
-    "enforce_verified_domains",
+    "enforce_verified_domains", "members_can_create_projects", "members_can_see_org_members",
+    "is_ai_training_opted_in", "default_anonymize_ips", "is_ai_training_locked", "is_ai_training_cta_shown",
+    "is_hipaa", "is_active", "is_not_active_reason", "is_pending_deletion",
 }  # fmt: skip
 
 

@@ -593,3 +593,67 @@ def test_reset_puts_the_clock_back(boot, client):
     client.post("/_emulator/clock", {"advance_days": 4}, format="json")
     client.post("/_emulator/reset", {}, format="json")
     assert client.get("/_emulator/clock").json()["offset_seconds"] == 0
+
+
+@pytest.mark.parametrize("profile", ["spec", "posthog"])
+def test_member_and_invite_checks_match_the_address_exactly(api, boot, client, profile):
+    """Issue 27.6: PostHog's ``OrganizationInviteSerializer.create`` (``posthog/api/organization_invite.py``)
+    refuses an address with ``OrganizationMembership.objects.filter(..., user__email=target_email)``
+    and replaces older invites with ``OrganizationInvite.objects.filter(..., target_email=...)``: both
+    exact (older PostHog used the same exact ``user__email=`` lookup). Only the domain is lower-cased."""
+    profiles.set_profile(profile)
+    url = "/api/organizations/@current/invites/"
+    response = api.post(url, {"target_email": "Admin@EXAMPLE.com"}, format="json")
+    assert response.status_code == 201, response.content  # not the member admin@example.com
+    assert response.json()["target_email"] == "Admin@example.com"
+    assert error(api.post(url, {"target_email": "admin@EXAMPLE.COM"}, format="json"))["detail"] == (
+        "A user with this email address already belongs to the organization.")
+    first = api.post(url, {"target_email": "ann@example.com"}, format="json").json()
+    second = api.post(url, {"target_email": "Ann@example.com"}, format="json").json()
+    listed = {invite["id"] for invite in api.get(url).json()["results"]}
+    assert {first["id"], second["id"]} <= listed  # side by side: neither replaced the other
+    third = api.post(url, {"target_email": "ann@Example.com"}, format="json").json()
+    listed = {invite["id"] for invite in api.get(url).json()["results"]}
+    assert first["id"] not in listed and {second["id"], third["id"]} <= listed  # same address: replaced
+
+
+def test_private_project_access_as_posthog_checks_it(api, boot, make_key):
+    """Issue 27.7: ``validate_private_project_access`` (``posthog/api/organization_invite.py``) looks
+    the project up among the organization's teams and, for an inviter below admin, refuses a private
+    project (``team.access_control``) they hold no explicit membership of; the level is stored as
+    given (``"level": 8`` is PostHog's own ``ExplicitTeamMembership.Level.ADMIN``)."""
+    url = invites_url(boot)
+    numeric = api.post(url, {"target_email": "n@x.com", "private_project_access": [{"id": boot.project.id, "level": 8}]},
+                       format="json")
+    assert numeric.status_code == 201, numeric.content
+    assert numeric.json()["private_project_access"] == [{"id": boot.project.id, "level": 8}]
+    member = authed(make_key("member@example.com")[0])
+    body = {"target_email": "m@x.com", "private_project_access": [{"id": boot.project.id, "level": 1}]}
+    assert member.post(url, body, format="json").status_code == 201  # an open project
+    api.patch(f"/api/projects/{boot.project.id}/", {"access_control": True}, format="json")
+    refused = member.post(url, {**body, "target_email": "m2@x.com"}, format="json")
+    assert refused.status_code == 400 and error(refused)["detail"].startswith("Project does not exist")
+    assert api.post(url, {**body, "target_email": "m3@x.com"}, format="json").status_code == 201  # admins may
+
+
+def test_control_api_sets_what_members_report_of_logins(api, boot, client):
+    """Issue 27.10: PostHog's ``OrganizationMemberSerializer`` derives ``is_2fa_enabled`` (confirmed
+    TOTP devices or WebAuthn keys), ``has_social_auth`` (social-auth records) and ``last_login``
+    (``F("user__last_login")``; see ``ee/api/rbac/role.py``, which warms the same prefetches). The
+    emulator has none of those; ``PATCH /_emulator/users/<email|uuid>`` sets them."""
+    members = "/api/organizations/@current/members/"
+    first = api.get(members).json()["results"][0]
+    assert (first["is_2fa_enabled"], first["has_social_auth"], first["last_login"]) == (False, False, None)
+    response = client.patch("/_emulator/users/ADMIN@example.com", {"is_2fa_enabled": True, "has_social_auth": True,
+                                                                   "last_login": "2026-11-01T09:30:00Z"}, format="json")
+    assert response.status_code == 200, response.content
+    assert response.json()["is_2fa_enabled"] is True and response.json()["last_login"] == "2026-11-01T09:30:00Z"
+    first = api.get(members).json()["results"][0]
+    assert (first["is_2fa_enabled"], first["has_social_auth"], first["last_login"]) == (True, True,
+                                                                                        "2026-11-01T09:30:00Z")
+    by_uuid = client.patch(f"/_emulator/users/{first['user']['uuid']}", {"last_login": None}, format="json")
+    assert by_uuid.json()["last_login"] is None
+    assert client.patch("/_emulator/users/admin@example.com", {"is_2fa_enabled": "yes"},
+                        format="json").status_code == 400
+    assert client.patch("/_emulator/users/admin@example.com", {"is_staff": True}, format="json").status_code == 400
+    assert client.patch("/_emulator/users/nobody@example.com", {}, format="json").status_code == 404

@@ -257,6 +257,10 @@ class IdentityProviderConfig(Resource):
     def create_payload(self, desired):
         payload = dict(desired)
         payload["name"] = self.params["name"]
+        if payload.get("scim_enabled") is False:
+            # A new configuration has SCIM off, and PostHog refuses any scim_enabled value, false
+            # included, from an organization whose plan lacks SCIM (an exported document says false).
+            del payload["scim_enabled"]
         self.sent_secret = bool(payload.get("oidc_client_secret"))
         return payload
 

@@ -25,6 +25,10 @@ SETTINGS = (
     "default_experiment_stats_method",
     "enforce_verified_domains",
     "logo_media_id",
+    "members_can_create_projects",
+    "members_can_see_org_members",
+    "is_ai_training_opted_in",
+    "default_anonymize_ips",
 )
 NAME_MAX_LENGTH = 64
 
@@ -42,6 +46,10 @@ ARGUMENT_SPEC = dict(
     default_role=dict(type="str"),
     enforce_verified_domains=dict(type="bool"),
     logo_media_id=dict(type="str"),
+    members_can_create_projects=dict(type="bool"),
+    members_can_see_org_members=dict(type="bool"),
+    is_ai_training_opted_in=dict(type="bool"),
+    default_anonymize_ips=dict(type="bool"),
 )
 
 INFO_ARGUMENT_SPEC = dict(id=dict(type="str"), name=dict(type="str"), slug=dict(type="str"))

@@ -60,7 +60,9 @@ ADVICE = (
     (MSG_ABOVE_OWN, "You can only give levels up to your own."),
     (MSG_OWNER_LEAVE, "PostHog never removes an owner: another owner must first lower their level (set level to "
                       "admin or member), then remove them."),
-    (MSG_ALREADY_MEMBER, "This person is already a member; manage their level with posthog.admin.member."),
+    (MSG_ALREADY_MEMBER, "This person is already a member; manage their level with posthog.admin.member. If the "
+                         "member list did not show them, the organization hides its members from non-admins "
+                         "(members_can_see_org_members: false): use an admin's API key."),
 )
 
 
@@ -490,6 +492,21 @@ def caller_key(me, members):
     return email or None
 
 
+def drop_case_variants(task, payloads, invites_by_key):
+    """Revoke the older invites of a person just invited again whose address differs only in case.
+
+    PostHog replaces the older invites of exactly the address it is sent (``target_email=``); this
+    module matches people case-insensitively, so it removes the others itself, after the new invite
+    exists: one invite per person, as before.
+    """
+    for payload in payloads:
+        sent = payload["target_email"]
+        for invite in invites_by_key.get(sent.lower()) or []:
+            if invite.get("target_email") != sent:
+                task.client.delete(task.org_path("invites", invite["id"]),
+                                   context="replacing the invite of %s" % invite.get("target_email"))
+
+
 def send_invites(task, payloads, progress):
     """Create invites: one POST for a single one, else the bulk endpoint in chunks of 20.
 
@@ -746,6 +763,7 @@ class Invites(Planner):
             return
         created = send_invites(self.task, plan["payloads"], progress)
         plan["created"] = dict(((c.get("target_email") or "").lower(), c) for c in created)
+        drop_case_variants(self.task, plan["payloads"], plan["invites_by_key"])
 
     def explain(self, error):
         return explain(error)

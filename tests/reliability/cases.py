@@ -1319,6 +1319,7 @@ OIDC_SECRET = "reliability-oidc-client-secret-0005"
 def setup_identity_provider_config(api):
     """PostHog's newest identity provider configurations, and a verified domain for them."""
     api.call("PUT", "/_emulator/generations", {"identity_providers": "newest"})
+    grant(api, "oidc")  # PostHog gates OIDC by plan (issue 27.3)
     made = api.call("POST", ORG + "/domains/", {"domain": IDP_DOMAIN})
     api.call("POST", "/_emulator/dns", {"name": "_posthog-challenge." + IDP_DOMAIN,
                                         "value": made["verification_challenge"]})

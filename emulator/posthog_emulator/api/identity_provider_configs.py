@@ -5,8 +5,11 @@ Mirrors ``posthog/api/identity_provider_config.py`` (the newest code; generation
 route answers 404 "Endpoint not found." as older PostHog does):
 
 * Scope object ``organization``; members read, admins (>= 8) write (403 "Your organization access
-  level is insufficient."). Every paid feature (``oidc``, ``scim``, ``xaa_authentication``) is
-  available, as for domains.
+  level is insufficient."). Plan-gated as PostHog gates it (issue 27.3): OIDC settings without the
+  ``oidc`` feature, any ``scim_enabled`` without ``scim``, an ID-JAG issuer without
+  ``xaa_authentication`` are 400 ``feature_not_available`` (attr ``oidc_issuer_url``,
+  ``scim_enabled``, ``id_jag_issuer_url``); a test grants them with
+  ``PUT /_emulator/organizations/<org>/features``.
 * Fields: ``id``, ``name`` (<= 255), ``domain_scope`` (``all``/``selected``/null),
   ``config_scope`` (``saml``/``scim``/``xaa``/``oidc``/null), ``organization_domain_ids`` (domains
   of this organization, else 400 ``does_not_exist`` 'Invalid pk "<id>" - object does not exist.'),
@@ -17,13 +20,18 @@ route answers 404 "Endpoint not found." as older PostHog does):
   ``scim_bearer_token`` (the plain token only in the answer that enabled SCIM, else null),
   ``has_id_jag``, ``id_jag_issuer_url``, ``id_jag_jwks_url``, ``id_jag_allowed_clients``.
 * Rules: OIDC settings need ``config_scope`` ``oidc`` (400 on ``config_scope``); the issuer is an
-  HTTPS URL without credentials, query or fragment; a fully configured SAML (or OIDC)
-  configuration may not share a verified domain with another one (400 on ``domain_scope``
+  HTTPS URL without credentials, query or fragment; it and the ID-JAG URLs must pass PostHog's
+  ``is_url_allowed`` (no loopback, metadata, internal-suffix or private-address host: 400 "URL is
+  not allowed: <reason>"; the emulator checks names and IP literals, it resolves nothing); a fully
+  configured SAML (or OIDC) configuration may not share a verified domain with another one (400 on ``domain_scope``
   "This SAML configuration overlaps with another SAML configuration on one or more verified
   domains. Choose different domains before saving."). ``scim_enabled`` true generates a token
   (returned once), false clears it.
 * ``POST …/<id>/scim/token`` regenerates the token: ``{"scim_enabled": true, "scim_bearer_token":
-  "…"}``, or 400 ``{"detail": "SCIM is not enabled for this config"}``. It has no scope mapping,
+  "…"}``, or 403 "SCIM is not available for this organization" without the ``scim`` feature, or 400
+  ``{"detail": "SCIM is not enabled for this config"}``. ``GET …/<id>/scim/logs`` (admins only, else
+  403 "Only organization admins can view SCIM logs.") answers a page of SCIM requests
+  (``{count, next, previous, results}``), always empty here. Neither action has a scope mapping,
   so profile ``posthog`` refuses personal API keys (403), as PostHog does.
 * Delete (204) is refused for a configuration without ``config_scope``: 400 ``unscoped_config``.
 """
@@ -35,22 +43,26 @@ from django.db import transaction
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
 from posthog_emulator import generations
 from posthog_emulator.api.shared import GenerationGateMixin, rule_errors
 from posthog_emulator.models import IdentityProviderConfig, OrganizationDomain, hash_key_value
-from posthog_emulator.permissions import OrganizationAdminWritePermissions
+from posthog_emulator.permissions import OrganizationAdminWritePermissions, membership_level
 from posthog_emulator.routing import OrganizationNestedMixin, organization_prefix
 from posthog_emulator.rules.identity_providers import (
     CONFIG_SCOPES,
     DOMAIN_SCOPES,
     MESSAGE_SCIM_NOT_ENABLED,
     check_deletable,
+    check_features,
     check_oidc_issuer_url,
     check_oidc_scope,
     check_overlap,
     fully_configured,
+    check_scim_logs_reader,
+    check_scim_token_available,
     normalize_optional_url,
 )
 
@@ -144,6 +156,7 @@ class IdentityProviderConfigSerializer(serializers.ModelSerializer):
         instance = self.instance
         organization = self.context["get_organization"]()
         with rule_errors():
+            check_features(attrs, organization.is_feature_available)
             check_oidc_scope(attrs, getattr(instance, "config_scope", None))
         is_oidc = attrs.get("config_scope", getattr(instance, "config_scope", None)) == "oidc"
         merged = {}
@@ -237,11 +250,33 @@ class IdentityProviderConfigViewSet(GenerationGateMixin, OrganizationNestedMixin
     def scim_token(self, request, *args, **kwargs):
         """Regenerate the SCIM bearer token (no scope mapping: PAKs need a legacy key in ``posthog``)."""
         config = self.get_object()
+        with rule_errors():
+            check_scim_token_available(config.organization.is_feature_available)
         if not config.scim_enabled:
             return Response({"detail": MESSAGE_SCIM_NOT_ENABLED}, status=400)
         token = enable_scim(config)
         config.save(update_fields=["scim_enabled", "scim_bearer_token", "scim_slug", "updated_at"])
         return Response({"scim_enabled": True, "scim_bearer_token": token})
+
+
+    @action(methods=["GET"], detail=True, url_path="scim/logs")
+    def scim_logs(self, request, *args, **kwargs):
+        """The configuration's SCIM request log, admins only. The emulator serves no SCIM endpoint,
+        so the log is always empty: PostHog's page of 20 (``?page=``, ``?page_size=`` up to 100)."""
+        config = self.get_object()
+        with rule_errors():
+            check_scim_logs_reader(membership_level(request.user, config.organization))
+        paginator = ScimLogPagination()
+        page = paginator.paginate_queryset([], request, view=self)
+        return paginator.get_paginated_response(page)
+
+
+class ScimLogPagination(PageNumberPagination):
+    """``SCIMRequestLogPagination`` (``posthog/api/scim_request_log.py``)."""
+
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100
 
 
 def register(router) -> None:

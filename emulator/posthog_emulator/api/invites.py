@@ -13,7 +13,9 @@ Mirrors ``posthog/api/organization_invite.py``:
   ``target_email``, 400 ``required``). The domain part of ``target_email`` is lower-cased. An
   e-mail address that already belongs to a member is 400 ``invalid_input`` "A user with this email
   address already belongs to the organization." Every older invite for that address in the
-  organization, expired ones included, is deleted: a new invite replaces them.
+  organization, expired ones included, is deleted: a new invite replaces them. Both comparisons are
+  exact, as PostHog's ``user__email=`` and ``target_email=`` lookups (after the domain is
+  lower-cased): ``Ann@example.com`` is invited beside the member or invite ``ann@example.com``.
   ``combine_pending_invites`` keeps the highest level of the non-expired pending invites and
   merges their ``private_project_access``. ``send_email`` (default true) sets
   ``emailing_attempt_made``: the emulator behaves like an instance with e-mail configured (Cloud),
@@ -67,23 +69,20 @@ MESSAGE_ALREADY_MEMBER = "A user with this email address already belongs to the 
 INVITE_SETTINGS_FEATURE = "organization_invite_settings"
 
 
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-
-
 def is_member(organization: Organization, email: str) -> bool:
-    """Whether a user with this address (compared case-insensitively) belongs to the organization.
+    """Whether a user with exactly this address belongs to the organization.
 
-    ``user__email__iexact`` on SQLite is ``LIKE``, which folds ASCII letters only; the members'
-    addresses are remembered while no membership or user was written (``cache.memo``) and compared
-    the same way.
+    PostHog's ``create`` asks ``OrganizationMembership.objects.filter(organization_id=...,
+    user__email=validated_data["target_email"])``: an exact match, so ``Ann@example.com`` is not
+    the member ``ann@example.com`` (issue 27.6). The members' addresses are remembered while no
+    membership or user was written (``cache.memo``).
     """
     emails = cache.memo(
         ("member_emails", organization.id),
         (OrganizationMembership, User),
         lambda: list(OrganizationMembership.objects.filter(organization=organization).values_list("user__email", flat=True)),
     )
-    wanted = email.translate(_ASCII_LOWER)
-    return any(address.translate(_ASCII_LOWER) == wanted for address in emails)
+    return email in emails
 
 
 class UserCanInvitePermission(BasePermission):
@@ -155,8 +154,11 @@ class OrganizationInviteSerializer(ModelSerializer):
     def validate_private_project_access(self, value):
         if not value:
             return []
+        teams = dict(self.organization.teams.values_list("id", "access_control"))
+        own = membership_level(self.context["request"].user, self.organization)
         with rule_errors():
-            return private_project_access(value, set(self.organization.teams.values_list("id", flat=True)))
+            return private_project_access(value, set(teams), {k for k, private in teams.items() if private},
+                                          inviter_is_admin=is_admin(own))
 
     def to_representation(self, instance):
         data = super().to_representation(instance)
@@ -171,7 +173,8 @@ class OrganizationInviteSerializer(ModelSerializer):
             raise exceptions.ValidationError(MESSAGE_ALREADY_MEMBER)
         combine = validated_data.pop("combine_pending_invites", False)
         send_email = validated_data.pop("send_email", True)
-        existing = OrganizationInvite.objects.filter(organization=organization, target_email__iexact=email)
+        # ``OrganizationInviteManager._get_invites_for_user_org``: ``target_email=`` (exact).
+        existing = OrganizationInvite.objects.filter(organization=organization, target_email=email)
         if combine:
             pending = [invite for invite in existing if not invite.is_expired]
             if pending:

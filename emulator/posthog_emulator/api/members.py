@@ -2,7 +2,9 @@
 
 Mirrors ``posthog/api/organization_member.py`` and ``OrganizationMembership.validate_update``:
 
-* **List** (``organization_member:read``): active, non-bot users only. Query parameters ``email``
+* **List** (``organization_member:read``): active, non-bot users only; with
+  ``members_can_see_org_members`` off, a member below admin sees only the members
+  :mod:`posthog_emulator.rules.visibility` lets them see (issue 27.5). Query parameters ``email``
   (exact match), ``updated_after``, ``search`` (at most 200 characters, else 400 attr ``search``;
   PostHog ranks by trigram similarity of first name, last name and e-mail, the emulator keeps the
   members whose first name, last name or e-mail contains the term, ordered by first name) and
@@ -24,8 +26,9 @@ Mirrors ``posthog/api/organization_member.py`` and ``OrganizationMembership.vali
   PostHog's 403 "This action does not support Personal API Key access" (no action, so no scope
   mapping); profile ``spec`` answers 405.
 
-``is_2fa_enabled`` and ``has_social_auth`` are always false and ``last_login`` null: the emulator
-has no second factors, social logins or web sessions.
+``is_2fa_enabled``, ``has_social_auth`` and ``last_login`` are the user's, as the control API set
+them (``PATCH /_emulator/users/<email|uuid>``; false, false and null until then): the emulator has
+no second factors, social logins or web sessions of its own (issue 27.10).
 """
 
 from uuid import UUID
@@ -40,6 +43,7 @@ from posthog_emulator.api.shared import ModelSerializer, UserBasicSerializer, ru
 from posthog_emulator.models import INTERNAL_BOT_EMAIL_SUFFIX, OrganizationMembership, User
 from posthog_emulator.routing import OrganizationNestedMixin, organization_prefix
 from posthog_emulator.rules.levels import check_can_leave, check_membership_update
+from posthog_emulator.rules.visibility import ACCESS_CONTROL_FEATURE, visible_membership_ids
 
 MAX_SEARCH_LENGTH = 200
 ALLOWED_ORDERINGS = ("joined_at", "-joined_at")
@@ -51,6 +55,20 @@ def validate_update(requester: OrganizationMembership, target: OrganizationMembe
     (the rules are :func:`posthog_emulator.rules.levels.check_membership_update`)."""
     with rule_errors():
         check_membership_update(requester, target, new_level)
+
+
+def visible_ids(request, organization) -> set | None:
+    """The membership ids (strings) the requester may see, None for all (``rules.visibility``)."""
+    if organization.members_can_see_org_members:
+        return None
+    own = OrganizationMembership.objects.filter(user=request.user, organization=organization).first()
+    return visible_membership_ids(
+        restricted=True,
+        requester_id=str(own.id) if own else None,
+        requester_level=own.level if own else None,
+        has_access_control=organization.is_feature_available(ACCESS_CONTROL_FEATURE),
+        projects={team_id: not private for team_id, private in organization.teams.values_list("id", "access_control")},
+    )
 
 
 def requester_membership(request, organization) -> OrganizationMembership:
@@ -99,13 +117,14 @@ class OrganizationMemberSerializer(ModelSerializer):
         read_only_fields = ["id", "joined_at", "updated_at"]
 
     def get_is_2fa_enabled(self, membership) -> bool:
-        return False
+        return membership.user.is_2fa_enabled
 
     def get_has_social_auth(self, membership) -> bool:
-        return False
+        return membership.user.has_social_auth
 
     def get_last_login(self, membership):
-        return None
+        value = membership.user.last_login
+        return serializers.DateTimeField().to_representation(value) if value is not None else None
 
     def update(self, instance, validated_data):
         requester = requester_membership(self.context["request"], instance.organization)
@@ -153,6 +172,9 @@ class OrganizationMemberViewSet(
     def safely_get_queryset(self, queryset):
         if self.action != "list":
             return queryset
+        visible = visible_ids(self.request, self.organization)
+        if visible is not None:
+            queryset = queryset.filter(id__in=visible)
         params = self.request.query_params
         if "email" in params:
             queryset = queryset.filter(user__email=params["email"])

@@ -17,6 +17,12 @@ Mirrors ``posthog/api/organization.py`` as PostHog Cloud runs it:
 * **Delete**: level 15 (owner), same 403 otherwise; 204. Memberships and projects go with it; users
   whose current organization it was move to another membership (or none).
 
+* Newer settings (both profiles): ``members_can_create_projects`` (default false),
+  ``members_can_see_org_members`` (default true), ``is_ai_training_opted_in`` (default true) and
+  ``default_anonymize_ips`` (default false) are written by an admin; ``is_ai_training_locked``,
+  ``is_ai_training_cta_shown``, ``is_hipaa``, ``is_active``, ``is_not_active_reason`` and
+  ``is_pending_deletion`` are returned and never written (a PATCH of them is ignored, as DRF
+  ignores read-only fields).
 * ``enforce_verified_domains`` (logins, signups and invites only for addresses on the verified
   domains; PostHog #73492): turning it on needs a verified domain, and one that admits the
   requester's own address, else 400 on ``enforce_verified_domains`` (the messages of PostHog's
@@ -54,6 +60,25 @@ from posthog_emulator.rules.domains import check_enforce_verified_domains
 from posthog_emulator.rules.roles import check_default_role
 
 INSTANCE_TAG = "none"  # PostHog's settings.INSTANCE_TAG default
+
+#: Settings of PostHog's newest ``OrganizationSerializer`` (its generated API schema of late 2026)
+#: that an admin writes; ``members_can_see_org_members`` false hides members from non-admins
+#: (``rules.visibility``), ``members_can_create_projects`` lets members create projects.
+NEWER_SETTINGS = (
+    "members_can_create_projects",
+    "members_can_see_org_members",
+    "is_ai_training_opted_in",
+    "default_anonymize_ips",
+)
+#: Returned, never written through the API (staff, billing and the deletion flow set them).
+NEWER_READ_ONLY = (
+    "is_ai_training_locked",
+    "is_ai_training_cta_shown",
+    "is_hipaa",
+    "is_active",
+    "is_not_active_reason",
+    "is_pending_deletion",
+)
 
 
 def member_count_queryset():
@@ -120,6 +145,8 @@ class OrganizationSerializer(ModelSerializer):
             "default_experiment_stats_method",
             "default_role_id",
             "enforce_verified_domains",
+            *NEWER_SETTINGS,
+            *NEWER_READ_ONLY,
         ]
         read_only_fields = [
             "id",
@@ -134,6 +161,7 @@ class OrganizationSerializer(ModelSerializer):
             "metadata",
             "customer_id",
             "member_count",
+            *NEWER_READ_ONLY,
         ]
 
     def validate_logo_media_id(self, value):

@@ -1,6 +1,6 @@
 """Projects: ``/api/organizations/<id|@current>/projects`` (full CRUD) and ``/api/projects``
-(read only). Scope object ``project``. Mirrors ``ProjectViewSet`` in ``posthog/api/project.py`` and
-its permission classes in ``posthog/permissions.py`` (facts 10 "Projects"):
+(read, update and delete; issue 27.1). Scope object ``project``. Mirrors ``ProjectViewSet`` in
+``posthog/api/project.py`` and its permission classes in ``posthog/permissions.py`` (facts 10 "Projects"):
 
 * **List** (``project:read``): the projects of the organization (or, on ``/api/projects``, of every
   organization the user belongs to, narrowed to the key's ``scoped_organizations``), ordered by id,
@@ -32,7 +32,7 @@ its permission classes in ``posthog/permissions.py`` (facts 10 "Projects"):
 from functools import cached_property
 
 from django.shortcuts import get_object_or_404
-from rest_framework import viewsets
+from rest_framework import mixins, viewsets
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import BasePermission, IsAuthenticated
 
@@ -144,17 +144,25 @@ class OrganizationProjectViewSet(OrganizationNestedMixin, viewsets.ModelViewSet)
         team.delete()
 
 
-class ProjectViewSet(EmulatorViewSetMixin, viewsets.ReadOnlyModelViewSet):
-    """``/api/projects``: every project of the user's organizations (read only here)."""
+class ProjectViewSet(EmulatorViewSetMixin, mixins.UpdateModelMixin, mixins.DestroyModelMixin,
+                     viewsets.ReadOnlyModelViewSet):
+    """``/api/projects``: every project of the user's organizations; a project is updated and
+    deleted here as under its organization (PostHog registers ``RootProjectViewSet``, a subclass of
+    the full ``ProjectViewSet``, on this route: ``posthog/api/__init__.py``). Creating a project here
+    is not emulated (PostHog creates it in the requester's current organization)."""
 
     scope_object = "project"
     queryset = Team.objects.none()
     lookup_field = "id"
     lookup_value_regex = r"[^/]+"
+    http_method_names = ["get", "put", "patch", "delete", "head", "options"]
 
     def dangerously_get_permissions(self):
         # Membership is enforced by the queryset: other organizations' projects do not exist here.
-        return [IsAuthenticated(), APIScopePermission()]
+        return [IsAuthenticated(), APIScopePermission(), ProjectWritePermission()]
+
+    def perform_destroy(self, team):
+        team.delete()
 
     def get_serializer_class(self):
         return TeamBasicSerializer if self.action == "list" else ProjectSerializer

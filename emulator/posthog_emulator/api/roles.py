@@ -4,7 +4,8 @@
 
 * **Roles**: scope object ``organization``; members read, admins (>= 8) create, rename and delete
   (403 "Your organization access level is insufficient."). Fields ``id``, ``name`` (required, at
-  most 200 characters), ``created_at``, ``created_by`` (nested user), ``members`` (the role's
+  most 200 characters), ``created_at``, ``created_by`` (nested user; null for roles made through
+  the API, which does not record the creator), ``members`` (the role's
   memberships, as the membership list shows them) and ``is_default`` (whether the organization's
   ``default_role_id`` is this role). A name another role of the organization has, in any case, is
   400 ``unique`` "There is already a role with this name." (``attr`` ``name``; renaming a role to
@@ -18,13 +19,16 @@
   ``organization_member`` (the member, as ``/members`` shows it), ``user`` (nested), ``joined_at``,
   ``updated_at``; ``user_uuid`` is write-only. Delete → 204. Leaving the organization drops a
   person's role memberships.
+* With ``members_can_see_org_members`` off, a member below admin sees, in a role's ``members`` and
+  in the role memberships list, only the members the members list shows them, and a role's
+  ``created_by`` only when they may see its creator (``RestrictedMemberVisibilityMixin``; issue 27.5).
 """
 
 from django.db import IntegrityError, transaction
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.exceptions import NotFound
 
-from posthog_emulator.api.members import OrganizationMemberSerializer
+from posthog_emulator.api.members import OrganizationMemberSerializer, visible_ids
 from posthog_emulator.api.shared import UserBasicSerializer, rule_errors
 from posthog_emulator.models import OrganizationMembership, Role, RoleMembership
 from posthog_emulator.permissions import OrganizationAdminWritePermissions
@@ -87,13 +91,32 @@ class RoleSerializer(serializers.ModelSerializer):
             return check_role_name(name, others.exists())
 
     def create(self, validated_data):
+        # PostHog's RoleSerializer.create sets the organization only: created_by stays null.
         validated_data["organization"] = self.context["get_organization"]()
-        validated_data["created_by"] = self.context["request"].user
         return super().create(validated_data)
+
+    def _visible(self):
+        if "visible_membership_ids" not in self.context:
+            self.context["visible_membership_ids"] = visible_ids(self.context["request"],
+                                                                 self.context["get_organization"]())
+        return self.context["visible_membership_ids"]
 
     def get_members(self, role: Role) -> list[dict]:
         memberships = role.memberships.select_related("user", "organization_member__user").order_by("joined_at", "id")
+        visible = self._visible()
+        if visible is not None:
+            memberships = [m for m in memberships if str(m.organization_member_id) in visible]
         return RoleMembershipSerializer(memberships, many=True, context=self.context).data
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        visible = self._visible()
+        if visible is not None and instance.created_by_id is not None:
+            creator = OrganizationMembership.objects.filter(organization_id=instance.organization_id,
+                                                            user_id=instance.created_by_id).first()
+            if creator is None or str(creator.id) not in visible:
+                data["created_by"] = None  # hidden from a member who may not see its creator
+        return data
 
     def get_is_default(self, role: Role) -> bool:
         return self.context["get_organization"]().default_role_id == role.id
@@ -138,6 +161,9 @@ class RoleMembershipViewSet(
         role_id = parse_uuid(self.kwargs["role_id"])
         if role_id is None:
             return queryset.none()
+        visible = visible_ids(self.request, self.organization)
+        if visible is not None:
+            queryset = queryset.filter(organization_member_id__in=visible)
         return queryset.filter(role_id=role_id).order_by("joined_at", "id")
 
     def get_object(self):

@@ -2,14 +2,18 @@
 
 ``/_emulator/clock`` reads and moves the clock invites are stamped and expired by;
 ``/_emulator/invites/<id>/age`` moves one invite back in time; ``/_emulator/invites/accept`` and
-``/_emulator/invites/<id>/accept`` let the person behind an invite join the organization.
+``/_emulator/invites/<id>/accept`` let the person behind an invite join the organization;
+``/_emulator/users/<email|uuid>`` sets what the members list reports of a user's logins
+(``is_2fa_enabled``, ``has_social_auth``, ``last_login``).
 """
 
 from datetime import timedelta
+from datetime import timezone as dt_timezone
 from uuid import UUID
 
 from django.db import transaction
 from django.urls import re_path
+from django.utils.dateparse import parse_datetime
 
 from posthog_emulator.control.base import (
     ControlError,
@@ -153,7 +157,62 @@ def accept_invite(request, invite_id=None):
         return json_response(accept(matching[-1], first_name, last_name))
 
 
+def _user_or_404(reference: str) -> User:
+    """A user by e-mail address (exact, then regardless of case) or UUID."""
+    user = None
+    try:
+        user = User.objects.filter(uuid=UUID(reference)).first()
+    except ValueError:
+        user = User.objects.filter(email=reference).first() or User.objects.filter(email__iexact=reference).first()
+    if user is None:
+        raise ControlError(f"User {reference!r} not found.", status=404, code="not_found")
+    return user
+
+
+def _flag(data: dict, name: str):
+    value = data[name]
+    if not isinstance(value, bool):
+        raise ControlError("Expected true or false.", name)
+    return value
+
+
+@control_view("GET", "PATCH")
+def user_security(request, reference):
+    """What the members list reports of a user's logins: ``PATCH`` sets any of ``is_2fa_enabled``,
+    ``has_social_auth`` (booleans) and ``last_login`` (an ISO 8601 date-time, or null); ``GET``
+    reads them. ``reference`` is an e-mail address or a user UUID."""
+    user = _user_or_404(reference)
+    if request.method == "PATCH":
+        data = read_json(request)
+        unknown = sorted(set(data) - {"is_2fa_enabled", "has_social_auth", "last_login"})
+        if unknown:
+            raise ControlError("Only is_2fa_enabled, has_social_auth and last_login can be set.", unknown[0])
+        fields = []
+        for name in ("is_2fa_enabled", "has_social_auth"):
+            if name in data:
+                setattr(user, name, _flag(data, name))
+                fields.append(name)
+        if "last_login" in data:
+            value = data["last_login"]
+            parsed = parse_datetime(value) if isinstance(value, str) else None
+            if value is not None and parsed is None:
+                raise ControlError("Expected an ISO 8601 date-time, or null.", "last_login")
+            if parsed is not None and parsed.tzinfo is None:
+                parsed = parsed.replace(tzinfo=dt_timezone.utc)
+            user.last_login = parsed
+            fields.append("last_login")
+        if fields:
+            user.save(update_fields=fields)
+    return json_response({
+        **user_summary(user),
+        "is_2fa_enabled": user.is_2fa_enabled,
+        "has_social_auth": user.has_social_auth,
+        "last_login": user.last_login.isoformat().replace("+00:00", "Z") if user.last_login else None,
+    })
+
+
 urlpatterns = [
+    re_path(r"^users/(?P<reference>[^/]+)/?$", user_security),
     re_path(r"^clock/?$", clock),
     re_path(r"^invites/accept/?$", accept_invite),
     re_path(r"^invites/(?P<invite_id>[^/]+)/accept/?$", accept_invite),

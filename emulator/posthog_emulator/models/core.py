@@ -77,6 +77,12 @@ class User(models.Model):
     )
     current_team = models.ForeignKey("Team", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    # What PostHog derives from a user's confirmed TOTP devices or WebAuthn keys, social-auth
+    # records and sessions; the emulator has none of them, so the control API sets these
+    # (``PATCH /_emulator/users/<email|uuid>``) and the members list reports them.
+    is_2fa_enabled = models.BooleanField(default=False)
+    has_social_auth = models.BooleanField(default=False)
+    last_login = models.DateTimeField(null=True, blank=True)
 
     objects = UserManager()
 
@@ -202,6 +208,19 @@ class Organization(models.Model):
     # Logins, signups and invites restricted to e-mail addresses on the verified domains (PostHog
     # #73492; null until set).
     enforce_verified_domains = models.BooleanField(null=True, blank=True)
+    # Newer settings (PostHog's squash migration of late 2026 and migration
+    # 1262_organization_members_can_see_org_members; defaults as there).
+    members_can_create_projects = models.BooleanField(null=True, blank=True, default=False)
+    members_can_see_org_members = models.BooleanField(default=True)
+    is_ai_training_opted_in = models.BooleanField(null=True, blank=True, default=True)
+    default_anonymize_ips = models.BooleanField(default=False)
+    # Read-only through the API: set by PostHog's staff, billing or deletion flow.
+    is_ai_training_locked = models.BooleanField(null=True, blank=True, default=False)
+    is_ai_training_cta_shown = models.BooleanField(null=True, blank=True, default=True)
+    is_hipaa = models.BooleanField(null=True, blank=True, default=False)
+    is_active = models.BooleanField(null=True, blank=True, default=True)
+    is_not_active_reason = models.CharField(max_length=200, null=True, blank=True)
+    is_pending_deletion = models.BooleanField(null=True, blank=True, default=False)
     # Billing-managed on PostHog; empty on the emulator unless a test grants features through
     # /_emulator/organizations/<org>/features (see posthog_emulator.control.features).
     available_product_features = models.JSONField(default=list, blank=True)
