@@ -26,6 +26,7 @@ RESOURCE_MODULES = [
     "proxy_records",
     "integrations",
     "identity_provider_configs",
+    "access_control",
 ]
 
 

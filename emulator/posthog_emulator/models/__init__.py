@@ -71,8 +71,10 @@ from posthog_emulator.models.roles import Role, RoleMembership, assign_default_r
 from posthog_emulator.models.proxy_records import ProxyRecord
 from posthog_emulator.models.integrations import Integration
 from posthog_emulator.models.media import UploadedMedia
+from posthog_emulator.models.access_control import AccessControl, TeamAccessControlConfig
 
 __all__ = [
+    "AccessControl",
     "BASE62",
     "INTERNAL_BOT_EMAIL_SUFFIX",
     "INVITE_DAYS_VALIDITY",
@@ -106,6 +108,7 @@ __all__ = [
     "RoleMembership",
     "SETTING_DEFAULTS",
     "TaxonomySettings",
+    "TeamAccessControlConfig",
     "Team",
     "UploadedMedia",
     "User",
