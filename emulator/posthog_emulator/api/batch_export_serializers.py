@@ -30,12 +30,14 @@ from posthog_emulator.rules import RuleError
 from posthog_emulator.rules.batch_exports import (
     DESTINATIONS,
     HIGH_FREQUENCY_FLAG,
+    INCREMENTAL_MODES,
     NEWEST_DESTINATIONS,
     check_destination_type,
     check_interval_allowed,
     check_filters,
     check_hogql_model,
     check_hogql_modifiers,
+    check_incremental,
     check_integration,
     check_model,
     check_newest_config,
@@ -231,13 +233,19 @@ class NewestBatchExportSerializer(serializers.ModelSerializer):
     offset_day = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=6)
     offset_hour = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=23)
     team_id = serializers.IntegerField(read_only=True)
+    primary_key = serializers.ListField(child=serializers.CharField(allow_blank=False), required=False,
+                                        allow_null=True, allow_empty=False)
+    version_key = serializers.ListField(child=serializers.CharField(allow_blank=False), required=False,
+                                        allow_null=True, allow_empty=False)
+    incremental_mode = serializers.ChoiceField(choices=INCREMENTAL_MODES, required=False)
 
     class Meta:
         model = BatchExport
         fields = [
             "id", "team_id", "name", "model", "destination", "interval", "paused", "created_at",
             "last_updated_at", "last_paused_at", "start_at", "end_at", "latest_runs", "hogql_query",
-            "hogql_modifiers", "schema", "filters", "timezone", "offset_day", "offset_hour",
+            "hogql_modifiers", "primary_key", "version_key", "incremental_mode", "schema", "filters", "timezone",
+            "offset_day", "offset_hour",
         ]  # fmt: skip
         read_only_fields = ["id", "team_id", "created_at", "last_updated_at", "latest_runs", "schema"]
 
@@ -331,6 +339,9 @@ class NewestBatchExportSerializer(serializers.ModelSerializer):
             query = attrs.get("hogql_query", instance.hogql_query if instance is not None else None)
             modifiers = attrs.get("hogql_modifiers")
             check_hogql_model(model, attrs.get("filters"), query, modifiers)
+            saved = {"primary_key": instance.primary_key, "version_key": instance.version_key,
+                     "incremental_mode": instance.incremental_mode} if instance is not None else {}
+            check_incremental(model, attrs, saved, query)
             if model != "hogql" and attrs.get("hogql_query"):
                 attrs["schema"] = hogql_schema(attrs["hogql_query"])
         if model == "hogql" and attrs.get("hogql_query"):
