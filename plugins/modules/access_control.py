@@ -71,7 +71,7 @@ options:
     description:
       - Several rules of the project, each a dictionary of the options of one rule. An option an item
         leaves out takes the task's value of the same name.
-      - The project's rules are read once (two requests: the project's own rules and those of its
+      - The project's rules are read once, in two requests (the project's own rules, and those of its
         resource types); an unchanged list makes no other request than the look-ups of the roles and
         members it names.
       - Every item is checked before any request; two items naming the same rule fail the task before

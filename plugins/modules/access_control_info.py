@@ -13,7 +13,7 @@ module: access_control_info
 short_description: List the access control rules of a PostHog project, and who reaches it
 version_added: 0.2.0
 description:
-  - Lists the access control rules of a project (PostHog's role-based access control): the rules
+  - Lists the access control rules of a project (PostHog's role-based access control), the rules
     of the project itself (its default, and the levels of roles and members) and those of its
     resource types, each with the name of its role or the email of its member.
   - With O(users_with_access), also who reaches the project, at what level, and why.
