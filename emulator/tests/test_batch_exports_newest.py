@@ -106,6 +106,30 @@ def test_update_merges_config_keeps_integration_and_refuses_type_change(api, boo
     assert error(response)["detail"] == "Integration is required for AwsS3 batch exports"
 
 
+def test_integration_on_update_as_each_type_reads_it(api, boot, client):
+    """``validate_destination``: Snowflake and the S3 family keep the stored integration when a PATCH
+    leaves it out; BigQuery (like Databricks and Azure Blob) reads it from the request alone; a
+    Redshift export on an integration cannot drop it (exports.py, products/batch_exports/...)."""
+    bigquery = make_integration(client, boot, kind="google-cloud-service-account", name="gcp")
+    body = {"name": "To BigQuery", "interval": "hour",
+            "destination": {"type": "BigQuery", "integration": bigquery, "config": {"dataset_id": "posthog"}}}
+    created = api.post(url(boot), body, format="json")
+    assert created.status_code == 201, created.content
+    patch = {"destination": {"type": "BigQuery", "config": {"table_id": "events2"}}}
+    response = api.patch(url(boot, f"{created.json()['id']}/"), patch, format="json")
+    assert error(response)["detail"] == "Integration is required for BigQuery batch exports"
+    patch["destination"]["integration"] = bigquery
+    assert api.patch(url(boot, f"{created.json()['id']}/"), patch, format="json").status_code == 200
+    redshift = make_integration(client, boot, kind="aws-redshift", name="rs", host="rs.example.com")
+    body = {"name": "To Redshift", "interval": "hour",
+            "destination": {"type": "Redshift", "integration": redshift, "config": {"database": "dev"}}}
+    created = api.post(url(boot), body, format="json")
+    assert created.status_code == 201, created.content
+    response = api.patch(url(boot, f"{created.json()['id']}/"), {"destination": {"type": "Redshift", "config": {
+        "schema": "x"}}}, format="json")
+    assert error(response)["detail"].startswith("Cannot remove the integration from a Redshift batch export")
+
+
 def test_timezone_and_offsets(api, boot, integration):
     response = api.post(url(boot), aws_export(integration, interval="week", timezone="Europe/Berlin",
                                               offset_day=1, offset_hour=6), format="json")

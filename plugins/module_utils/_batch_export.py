@@ -609,7 +609,13 @@ class BatchExport(Resource):
         change = {"type": self.dest_type, "config": config}
         if self.integration_ref is not None and now.get("integration") != wanted_integration:
             change["integration"] = wanted_integration
-        return change if config or "integration" in change else None
+        if not config and "integration" not in change:
+            return None
+        if "integration" not in change and now.get("integration") is not None:
+            # PostHog's newest code reads the integration of a Databricks, BigQuery, Azure Blob or
+            # Redshift destination from the request alone: a PATCH without it is refused.
+            change["integration"] = now["integration"]
+        return change
 
     def view(self, obj, desired):
         if obj is None:
@@ -663,6 +669,13 @@ class BatchExport(Resource):
             return ("%s does not exist; to create it with incremental_mode=MERGE, give primary_key (the columns of "
                     "hogql_query that identify a row)" % self.identity())
         spec = DESTINATION_TYPES[self.dest_type]
+        newest = any(isinstance(obj, dict) and "timezone" in obj for obj in self.seen)
+        if spec.get("integration") and self.integration_ref is None and newest:
+            # The project's exports show PostHog's newest API, which creates every integration-backed
+            # type (Snowflake, Postgres, Redshift and BigQuery too) only on an integration.
+            return ("%s does not exist, and PostHog's newest API creates %s exports only on an integration (inline "
+                    "credentials are refused): give destination.integration. %s"
+                    % (self.identity(), self.dest_type, integration_advice(self.dest_type, self.project_id)))
         if spec.get("integration_required") and self.integration_ref is None:
             return ("%s does not exist; to create it, give destination.integration. %s"
                     % (self.identity(), integration_advice(self.dest_type, self.project_id)))

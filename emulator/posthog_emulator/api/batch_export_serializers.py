@@ -40,6 +40,7 @@ from posthog_emulator.rules.batch_exports import (
     check_incremental,
     check_integration,
     check_model,
+    check_sticky_integration,
     check_newest_config,
     check_newest_destination_type,
     check_newest_filters,
@@ -47,6 +48,7 @@ from posthog_emulator.rules.batch_exports import (
     check_offset_for_interval,
     hogql_schema,
     interval_offset,
+    keeps_integration,
     newest_secret_keys,
     secret_keys,
     strip_secrets,
@@ -306,15 +308,19 @@ class NewestBatchExportSerializer(serializers.ModelSerializer):
                 field = "integration_id" if "integration_id" in value else "integration"
                 raise ValidationError({field: [f'Invalid pk "{integration_id}" - object does not exist.']},
                                       code="does_not_exist")
-        elif not sent_integration and stored is not None:
+        elif not sent_integration and stored is not None and keeps_integration(destination_type):
             integration = stored.integration  # a PATCH with config alone keeps the integration
         with rule_errors():
             check_newest_destination_type(destination_type, stored.type if stored else None)
+            check_sticky_integration(destination_type, stored.integration_id if stored else None, integration)
             config = validate_newest_config(destination_type, value.get("config") or {},
                                             stored.config if stored else None, check_required=not self.partial)
             check_integration(destination_type, integration.kind if integration else None, creating=stored is None)
             check_newest_config(destination_type, config, value.get("config") or {})
-        return {"type": destination_type, "config": config, "integration": integration}
+        validated = {"type": destination_type, "config": config}
+        if stored is None or sent_integration or integration is not None:
+            validated["integration"] = integration
+        return validated
 
     def validate(self, attrs: dict) -> dict:
         instance: BatchExport | None = self.instance
@@ -372,7 +378,9 @@ class NewestBatchExportSerializer(serializers.ModelSerializer):
         with transaction.atomic():
             if destination_data:
                 instance.destination.config = destination_data["config"]
-                instance.destination.integration = destination_data["integration"]
+                # ``destination_data.get("integration", <the stored one>)``: kept unless one is given
+                if "integration" in destination_data:
+                    instance.destination.integration = destination_data["integration"]
                 instance.destination.save()
             return super().update(instance, validated_data)
 

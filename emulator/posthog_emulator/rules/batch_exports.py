@@ -479,6 +479,20 @@ def check_integration(destination_type: str, integration_kind: str | None, creat
         raise RuleError(message)
 
 
+def keeps_integration(destination_type: str) -> bool:
+    """Whether a PATCH whose destination leaves the integration out keeps the stored one while it is
+    validated: Snowflake and the S3 family do; Databricks, BigQuery and Azure Blob answer
+    "Integration is required" (their checks read the request only)."""
+    return destination_type == "Snowflake" or destination_type in S3_FAMILY
+
+
+def check_sticky_integration(destination_type: str, stored_integration, integration) -> None:
+    """A Redshift export that uses an integration cannot drop back to inline credentials."""
+    if destination_type == "Redshift" and stored_integration is not None and integration is None:
+        raise RuleError("Cannot remove the integration from a Redshift batch export that uses one. "
+                        "Re-send its `integration` to keep it (or a different one to swap).")
+
+
 def check_newest_config(destination_type: str, config: dict, sent: dict) -> None:
     """The per-type checks of ``validate_destination`` on the merged config."""
     if destination_type in S3_FAMILY:

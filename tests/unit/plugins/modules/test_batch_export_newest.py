@@ -181,3 +181,23 @@ def test_an_older_posthog_without_incremental_exports_fails_instead_of_resending
     result = run_module(batch_export, hogql_task())
     assert result["failed"] and "this PostHog has no incremental_mode, primary_key" in result["msg"]
     assert [c.split()[0] for c in run_module.calls] == ["GET"]
+
+
+def test_inline_snowflake_credentials_are_refused_where_the_newest_api_shows(server, run_module):
+    server.script((200, page(EXPORT)))
+    result = run_module(batch_export, dict(project_id="12", name="To Snowflake", interval="hour", destination=dict(
+        type="Snowflake", config=dict(account="acme", user="u", password="p", database="D", warehouse="W",
+                                      schema="S"))))
+    assert result["failed"] and "only on an integration" in result["msg"] and "kind snowflake" in result["msg"]
+    assert [c.split()[0] for c in run_module.calls] == ["GET"]
+
+
+def test_a_config_change_resends_the_integration_posthog_reads_from_the_request(server, run_module):
+    databricks = dict(EXPORT, destination={"type": "Databricks", "integration": 9, "config": {
+        "http_path": "/sql/1", "catalog": "main", "schema": "posthog", "table_name": "events"}})
+    server.script((200, page(databricks)), (200, databricks))
+    result = run_module(batch_export, dict(project_id="12", name="To S3", destination=dict(
+        type="Databricks", config=dict(table_name="events_v2"))))
+    assert not result["failed"], result["msg"]
+    assert run_module.bodies("PATCH") == [{"destination": {"type": "Databricks", "config": {"table_name": "events_v2"},
+                                                           "integration": 9}}]
