@@ -199,6 +199,10 @@ class AccessControl(Resource):
     def identity(self):
         return "access control of %s" % self.params["target"]
 
+    def identities(self):
+        """Role names and emails name the same rule regardless of case."""
+        return [("target", self.params["target"].lower())]
+
     @staticmethod
     def validate_task(params):
         if params.get("purge") and params.get("rules") is None:

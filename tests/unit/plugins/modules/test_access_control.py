@@ -129,3 +129,9 @@ def test_info_names_roles_and_members(server, run_module):
     assert [r.get("member_email") or r.get("role_name") for r in result["access_controls"]] == [
         "ann@acme.example", "Data"]
     assert run_module.calls[2:] == ["GET %s?limit=500" % MEMBERS, "GET %s?limit=500" % ROLES]
+
+
+def test_two_items_naming_one_rule_fail_before_any_request(server, run_module):
+    result = run_module(access_control, dict(project_id="7", rules=[
+        dict(member="ann@acme.example", access_level="admin"), dict(member="ANN@acme.example", access_level="none")]))
+    assert result["failed"] and "name the same object" in result["msg"] and server.requests == []
