@@ -105,7 +105,7 @@ notes:
   - A rule PostHog's Terraform provider manages cannot be changed by anyone else while the project's
     Terraform lock is on; the task fails saying the rule is owned by Terraform. This module never
     presents itself as Terraform.
-  - PostHog's rules have no id; the module returns a rule's key as RV(access_control.id).
+  - PostHog's rules have no id; the module returns a rule's key as its C(id) (in RV(access_control) and RV(rules)).
 seealso:
   - module: posthog.admin.access_control_info
   - module: posthog.admin.role
