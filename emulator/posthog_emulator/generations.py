@@ -30,6 +30,10 @@ the overrides, so the new profile's defaults apply.
 ``identity_providers``
     ``absent``: no ``/identity_provider_configs`` route (404 "Endpoint not found.", as older PostHog).
     ``newest``: ``/api/organizations/<id>/identity_provider_configs`` (``posthog/api/identity_provider_config.py``).
+``access_control``
+    ``absent``: no access control routes under ``/api/projects/<id>/`` (404 "Endpoint not found.").
+    ``newest``: ``access_controls``, ``resource_access_controls``, ``users_with_access`` and the
+    Terraform lock (:mod:`posthog_emulator.api.access_control`).
 """
 
 import threading
@@ -43,11 +47,13 @@ CHOICES = {
     "domains": (MIDDLE, NEWEST),
     "batch_exports": (MIDDLE, NEWEST),
     "identity_providers": (ABSENT, NEWEST),
+    "access_control": (ABSENT, NEWEST),
 }
 #: The default generation of every resource, per profile.
 PROFILE_DEFAULTS = {
-    profiles.SPEC: {"domains": MIDDLE, "batch_exports": MIDDLE, "identity_providers": ABSENT},
-    profiles.POSTHOG: {"domains": NEWEST, "batch_exports": NEWEST, "identity_providers": NEWEST},
+    profiles.SPEC: {"domains": MIDDLE, "batch_exports": MIDDLE, "identity_providers": ABSENT, "access_control": ABSENT},
+    profiles.POSTHOG: {"domains": NEWEST, "batch_exports": NEWEST, "identity_providers": NEWEST,
+                       "access_control": NEWEST},
 }
 #: The defaults of the ``spec`` profile (kept for callers that predate per-profile defaults).
 DEFAULTS = PROFILE_DEFAULTS[profiles.SPEC]

@@ -40,9 +40,11 @@ def join(api, client, email):
     return member_id(api, email)
 
 
-def test_spec_profile_has_no_access_control(api, boot):
+def test_spec_profile_has_no_access_control(api, boot, client):
     response = api.get(url(boot, "access_controls"))
     assert response.status_code == 404 and error(response)["detail"] == "Endpoint not found."
+    client.put("/_emulator/generations", {"access_control": "newest"}, format="json")
+    assert api.get(url(boot, "access_controls")).status_code == 200
 
 
 def test_project_default_and_member_rules_upsert_and_delete(api, posthog, client):

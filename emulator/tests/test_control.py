@@ -165,8 +165,10 @@ def test_profile_switch(boot, client):
     assert client.get("/_emulator/profile").json() == {"profile": "posthog"}
 
 
-SPEC_GENERATIONS = {"domains": "middle", "batch_exports": "middle", "identity_providers": "absent"}
-NEWEST_GENERATIONS = {"domains": "newest", "batch_exports": "newest", "identity_providers": "newest"}
+SPEC_GENERATIONS = {"domains": "middle", "batch_exports": "middle", "identity_providers": "absent",
+                    "access_control": "absent"}
+NEWEST_GENERATIONS = {"domains": "newest", "batch_exports": "newest", "identity_providers": "newest",
+                      "access_control": "newest"}
 
 
 def test_generations_switch_validate_and_reset(boot, client):

@@ -1,5 +1,5 @@
-"""Access control of a project (profile ``posthog`` only; ``spec``, an older PostHog, has none: 404
-"Endpoint not found."). Mirrors the custom actions PostHog's ``AccessControlViewSetMixin``
+"""Access control of a project (generation ``access_control: newest``, the ``posthog`` profile's
+default; ``spec``, an older PostHog, has none: 404 "Endpoint not found."). Mirrors the custom actions PostHog's ``AccessControlViewSetMixin``
 (``products/access_control/backend/presentation/access_control.py``) and
 ``AccessControlManagementViewSetMixin`` (``ee/api/rbac/access_control_management.py``) add to the
 project viewset, all hidden from PostHog's OpenAPI schema (``extend_schema(exclude=True)``):
@@ -26,7 +26,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
 
-from posthog_emulator import profiles
+from posthog_emulator import generations
 from posthog_emulator.api.shared import GenerationGateMixin, ModelSerializer, rule_errors
 from posthog_emulator.models import AccessControl, OrganizationMembership, Role, TeamAccessControlConfig
 from posthog_emulator.permissions import API_SCOPE_OBJECTS, membership_level
@@ -69,7 +69,7 @@ class AccessControlViewSet(GenerationGateMixin, ProjectNestedMixin, viewsets.Gen
     queryset = AccessControl.objects.all()
 
     def route_absent(self) -> bool:
-        return profiles.is_spec()
+        return generations.of("access_control") == generations.ABSENT
 
     @property
     def required_scopes(self):
