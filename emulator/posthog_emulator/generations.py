@@ -33,6 +33,10 @@ the overrides, so the new profile's defaults apply.
 ``hog_functions``
     ``absent``: no ``/hog_functions`` or ``/hog_function_templates`` route (older PostHog).
     ``newest``: ``products/cdp/backend/api/hog_function.py`` (:mod:`posthog_emulator.api.hog_functions`).
+``access_control``
+    ``absent``: no access control routes under ``/api/projects/<id>/`` (404 "Endpoint not found.").
+    ``newest``: ``access_controls``, ``resource_access_controls``, ``users_with_access`` and the
+    Terraform lock (:mod:`posthog_emulator.api.access_control`).
 """
 
 import threading
@@ -47,12 +51,14 @@ CHOICES = {
     "batch_exports": (MIDDLE, NEWEST),
     "identity_providers": (ABSENT, NEWEST),
     "hog_functions": (ABSENT, NEWEST),
+    "access_control": (ABSENT, NEWEST),
 }
 #: The default generation of every resource, per profile.
 PROFILE_DEFAULTS = {
-    profiles.SPEC: {"domains": MIDDLE, "batch_exports": MIDDLE, "identity_providers": ABSENT, "hog_functions": ABSENT},
+    profiles.SPEC: {"domains": MIDDLE, "batch_exports": MIDDLE, "identity_providers": ABSENT, "hog_functions": ABSENT,
+                    "access_control": ABSENT},
     profiles.POSTHOG: {"domains": NEWEST, "batch_exports": NEWEST, "identity_providers": NEWEST,
-                       "hog_functions": NEWEST},
+                       "hog_functions": NEWEST, "access_control": NEWEST},
 }
 #: The defaults of the ``spec`` profile (kept for callers that predate per-profile defaults).
 DEFAULTS = PROFILE_DEFAULTS[profiles.SPEC]

@@ -5,14 +5,14 @@ import datetime as dt
 import pytest
 
 from posthog_emulator import generations, profiles
-from posthog_emulator.models import BatchExportBackfill
+from posthog_emulator.models import BatchExport, BatchExportBackfill, BatchExportDestination
 from tests.conftest import error
 
 AWS_CONFIG = {"bucket_name": "acme-exports", "region": "eu-west-1", "prefix": "posthog/"}
 NEWEST_FIELDS = {
     "id", "team_id", "name", "model", "destination", "interval", "paused", "created_at", "last_updated_at",
     "last_paused_at", "start_at", "end_at", "latest_runs", "hogql_query", "hogql_modifiers", "schema", "filters",
-    "timezone", "offset_day", "offset_hour",
+    "timezone", "offset_day", "offset_hour", "primary_key", "version_key", "incremental_mode",
 }  # fmt: skip
 
 
@@ -106,6 +106,30 @@ def test_update_merges_config_keeps_integration_and_refuses_type_change(api, boo
     assert error(response)["detail"] == "Integration is required for AwsS3 batch exports"
 
 
+def test_integration_on_update_as_each_type_reads_it(api, boot, client):
+    """``validate_destination``: Snowflake and the S3 family keep the stored integration when a PATCH
+    leaves it out; BigQuery (like Databricks and Azure Blob) reads it from the request alone; a
+    Redshift export on an integration cannot drop it (exports.py, products/batch_exports/...)."""
+    bigquery = make_integration(client, boot, kind="google-cloud-service-account", name="gcp")
+    body = {"name": "To BigQuery", "interval": "hour",
+            "destination": {"type": "BigQuery", "integration": bigquery, "config": {"dataset_id": "posthog"}}}
+    created = api.post(url(boot), body, format="json")
+    assert created.status_code == 201, created.content
+    patch = {"destination": {"type": "BigQuery", "config": {"table_id": "events2"}}}
+    response = api.patch(url(boot, f"{created.json()['id']}/"), patch, format="json")
+    assert error(response)["detail"] == "Integration is required for BigQuery batch exports"
+    patch["destination"]["integration"] = bigquery
+    assert api.patch(url(boot, f"{created.json()['id']}/"), patch, format="json").status_code == 200
+    redshift = make_integration(client, boot, kind="aws-redshift", name="rs", host="rs.example.com")
+    body = {"name": "To Redshift", "interval": "hour",
+            "destination": {"type": "Redshift", "integration": redshift, "config": {"database": "dev"}}}
+    created = api.post(url(boot), body, format="json")
+    assert created.status_code == 201, created.content
+    response = api.patch(url(boot, f"{created.json()['id']}/"), {"destination": {"type": "Redshift", "config": {
+        "schema": "x"}}}, format="json")
+    assert error(response)["detail"].startswith("Cannot remove the integration from a Redshift batch export")
+
+
 def test_timezone_and_offsets(api, boot, integration):
     response = api.post(url(boot), aws_export(integration, interval="week", timezone="Europe/Berlin",
                                               offset_day=1, offset_hour=6), format="json")
@@ -145,6 +169,44 @@ def test_hogql_model_and_modifiers(api, boot, integration):
     response = api.post(url(boot), aws_export(integration, name="Bad", model="hogql", hogql_query="SELECT 1 FROM events",
                                               hogql_modifiers={"noSuchModifier": 1}), format="json")
     assert error(response)["attr"] == "hogql_modifiers"
+
+
+def test_incremental_hogql_exports(api, boot, integration):
+    """``primary_key``/``version_key``/``incremental_mode`` (``BatchExportSerializer.validate`` and
+    ``_validate_hogql_query`` in products/batch_exports/backend/presentation/views/batch_export/exports.py)."""
+    query = "SELECT distinct_id AS id, max(timestamp) AS version, count() AS n FROM events GROUP BY id"
+    body = aws_export(integration, model="hogql", hogql_query=query, incremental_mode="MERGE")
+    assert error(api.post(url(boot), body, format="json"))["detail"] == \
+        "'primary_key' is required when 'incremental_mode' is 'MERGE'"
+    body["primary_key"] = ["id", "nope"]
+    response = api.post(url(boot), body, format="json")
+    assert error(response) == {**error(response), "attr": "primary_key",
+                               "detail": "'primary_key' contains columns that are not present in the query: nope"}
+    body.update(primary_key=["id"], version_key=["version"])
+    created = api.post(url(boot), body, format="json")
+    assert created.status_code == 201, created.content
+    assert {k: created.json()[k] for k in ("primary_key", "version_key", "incremental_mode")} == {
+        "primary_key": ["id"], "version_key": ["version"], "incremental_mode": "MERGE"}
+    patched = api.patch(url(boot, f"{created.json()['id']}/"), {"version_key": ["n"]}, format="json").json()
+    assert patched["version_key"] == ["n"] and patched["primary_key"] == ["id"]
+    response = api.patch(url(boot, f"{created.json()['id']}/"), {"primary_key": None}, format="json")
+    assert error(response)["attr"] == "primary_key"  # MERGE still needs it
+    events = api.post(url(boot), aws_export(integration, name="Events"), format="json").json()
+    assert events["incremental_mode"] == "APPEND" and events["primary_key"] is None
+    response = api.patch(url(boot, f"{events['id']}/"), {"primary_key": ["uuid"]}, format="json")
+    assert error(response)["detail"] == "'primary_key' is only supported for 'hogql' not 'events' model"
+
+
+def test_workflows_exports_are_refused_and_hidden_from_the_list(api, boot, integration):
+    response = api.post(url(boot), {"name": "W", "interval": "hour", "destination": {"type": "Workflows"}},
+                        format="json")
+    assert response.status_code == 403
+    assert error(response)["detail"] == "Backfilling Workflows is not enabled for this team."
+    destination = BatchExportDestination.objects.create(type="Workflows", config={})
+    hidden = BatchExport.objects.create(team=boot.project, name="Workflow backfill", destination=destination)
+    shown = api.post(url(boot), aws_export(integration), format="json").json()
+    assert [e["id"] for e in api.get(url(boot)).json()["results"]] == [shown["id"]]
+    assert api.get(url(boot, f"{hidden.id}/")).json()["destination"]["type"] == "Workflows"
 
 
 def test_filters_need_a_supported_type(api, boot, integration):

@@ -166,9 +166,9 @@ def test_profile_switch(boot, client):
 
 
 SPEC_GENERATIONS = {"domains": "middle", "batch_exports": "middle", "identity_providers": "absent",
-                    "hog_functions": "absent"}
+                    "hog_functions": "absent", "access_control": "absent"}
 NEWEST_GENERATIONS = {"domains": "newest", "batch_exports": "newest", "identity_providers": "newest",
-                      "hog_functions": "newest"}
+                      "hog_functions": "newest", "access_control": "newest"}
 
 
 def test_generations_switch_validate_and_reset(boot, client):

@@ -332,7 +332,12 @@ def backfill_recover(client, backfills_path, start_at, end_at, before, context=N
 
 # ------------------------------------------------------------------------------ the resource
 ITEM_OPTIONS = ("state", "id", "name", "model", "interval", "destination", "update_secrets", "start_at", "end_at",
-                "hogql_query", "hogql_modifiers", "filters", "timezone", "offset_day", "offset_hour", "project_id")
+                "hogql_query", "hogql_modifiers", "filters", "timezone", "offset_day", "offset_hour", "project_id",
+                "incremental_mode", "primary_key", "version_key")
+#: How a ``hogql`` export's runs land (``BatchExport.IncrementalMode`` in PostHog's newest code).
+INCREMENTAL_MODES = ["APPEND", "MERGE"]
+#: Fields only PostHog's newest API has (an older PostHog ignores them: the task fails instead).
+NEWEST_FIELDS = ("incremental_mode", "primary_key", "version_key")
 
 ARGUMENT_SPEC = dict(
     state=dict(type="str", default="present", choices=["present", "paused", "absent"]),
@@ -351,6 +356,9 @@ ARGUMENT_SPEC = dict(
     offset_day=dict(type="int"),
     offset_hour=dict(type="int"),
     project_id=dict(type="str"),
+    incremental_mode=dict(type="str", choices=INCREMENTAL_MODES),
+    primary_key=dict(type="list", elements="str", no_log=False),
+    version_key=dict(type="list", elements="str", no_log=False),
 )
 
 BACKFILL_ARGUMENT_SPEC = dict(
@@ -479,7 +487,7 @@ class BatchExport(Resource):
     item_options = ITEM_OPTIONS
     named_by = "name or id"
     fields = ("model", "interval", "start_at", "end_at", "hogql_query", "hogql_modifiers", "filters", "timezone",
-              "offset_day", "offset_hour")
+              "offset_day", "offset_hour") + NEWEST_FIELDS
     secret_paths = tuple("destination.config.%s" % key for key in sorted(all_secret_keys()))
     steps = (UPDATE, PAUSE)
 
@@ -541,6 +549,14 @@ class BatchExport(Resource):
             problems.append("hogql_modifiers is only for model=hogql")
         if params.get("model") == "hogql" and params.get("filters"):
             problems.append("filters are not supported with model=hogql; filter in hogql_query instead")
+        for option in ("primary_key", "version_key"):
+            if params.get(option) is not None and params.get("model") not in (None, "hogql"):
+                problems.append("%s is only for model=hogql (the other models have their keys built in)" % option)
+            if params.get(option) is not None and not all(str(column).strip() for column in params[option]):
+                problems.append("%s: column names must not be blank" % option)
+            if params.get(option) == []:
+                problems.append("%s must name at least one column of hogql_query (PostHog refuses an empty list)"
+                                % option)
         for index, item in enumerate(params.get("filters") or []):
             if item.get("type") not in ("event", "person", "hogql"):
                 problems.append("filters[%d]: type must be one of event, person, hogql (PostHog's filter types), got %r"
@@ -599,7 +615,13 @@ class BatchExport(Resource):
         change = {"type": self.dest_type, "config": config}
         if self.integration_ref is not None and now.get("integration") != wanted_integration:
             change["integration"] = wanted_integration
-        return change if config or "integration" in change else None
+        if not config and "integration" not in change:
+            return None
+        if "integration" not in change and now.get("integration") is not None:
+            # PostHog's newest code reads the integration of a Databricks, BigQuery, Azure Blob or
+            # Redshift destination from the request alone: a PATCH without it is refused.
+            change["integration"] = now["integration"]
+        return change
 
     def view(self, obj, desired):
         if obj is None:
@@ -626,6 +648,15 @@ class BatchExport(Resource):
                 raise Failure.of(no_organization_route(exc))
             raise
 
+    def guard(self, current):
+        """An older PostHog has no incremental exports: it would ignore the fields, and every run would
+        send them again. Said before any write, from the exports the look-up read."""
+        given = [f for f in NEWEST_FIELDS if self.params.get(f) is not None]
+        known = [obj for obj in ([current] if current else self.seen) if isinstance(obj, dict)]
+        if given and known and NEWEST_FIELDS[0] not in known[0]:
+            raise Failure("%s: this PostHog has no %s (PostHog's newest API, on the project route, has them); leave "
+                          "them out" % (self.identity(), ", ".join(given)))
+
     def missing(self):
         if self.params.get("id"):
             if not self.project_id and not self.task.missing_parent:
@@ -640,7 +671,17 @@ class BatchExport(Resource):
         absent = [o for o in ("interval", "destination") if not self.params.get(o)]
         if absent:
             return "%s does not exist; to create it, give %s" % (self.identity(), " and ".join(absent))
+        if self.params.get("incremental_mode") == "MERGE" and not self.params.get("primary_key"):
+            return ("%s does not exist; to create it with incremental_mode=MERGE, give primary_key (the columns of "
+                    "hogql_query that identify a row)" % self.identity())
         spec = DESTINATION_TYPES[self.dest_type]
+        newest = any(isinstance(obj, dict) and "timezone" in obj for obj in self.seen)
+        if spec.get("integration") and self.integration_ref is None and newest:
+            # The project's exports show PostHog's newest API, which creates every integration-backed
+            # type (Snowflake, Postgres, Redshift and BigQuery too) only on an integration.
+            return ("%s does not exist, and PostHog's newest API creates %s exports only on an integration (inline "
+                    "credentials are refused): give destination.integration. %s"
+                    % (self.identity(), self.dest_type, integration_advice(self.dest_type, self.project_id)))
         if spec.get("integration_required") and self.integration_ref is None:
             return ("%s does not exist; to create it, give destination.integration. %s"
                     % (self.identity(), integration_advice(self.dest_type, self.project_id)))

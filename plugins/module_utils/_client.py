@@ -1021,6 +1021,10 @@ class PostHogClient:
         """PATCH; ``expect="object"`` fails unless the answer is an object with an ``id``."""
         return self.request("PATCH", path, json_body=body, context=context, expect=expect)
 
+    def put(self, path, body, context=None, expect=None):
+        """PUT (an upsert: PostHog's access control rules are written this way, and retried like PATCH)."""
+        return self.request("PUT", path, json_body=body, context=context, expect=expect)
+
     def delete(self, path, context=None, missing_ok=True):
         """DELETE; a 404 counts as done when ``missing_ok`` (a retried DELETE may meet its own work)."""
         try:

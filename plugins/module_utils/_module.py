@@ -429,6 +429,9 @@ def run_module(resource, argument_spec, **kwargs):
             labels.append(label)
         if problems:
             raise Failure("; ".join(problems))
+        for one, label in resource.purged(task, module.params, resources, listing):
+            resources.append(one)
+            labels.append(label)
         return converge_many(list_option, resources, labels).as_dict(task.diff_mode)
 
     _guarded(module, task, work)

@@ -458,6 +458,13 @@ class Resource:
         collection path, so items of different projects each read their own)."""
         return self.collection_path()
 
+    @classmethod
+    def purged(cls, task, params, listed, listing):
+        """hook: with a list option, the ``(resource, label)`` pairs to converge after the ``listed``
+        resources, each with ``state: absent``, removing what the list leaves out (its ``purge``
+        option); default: none."""
+        return []
+
     def missing(self):
         """hook: why a missing object cannot be created (a sentence), or None when it can."""
         option, dummy = self.lookup()

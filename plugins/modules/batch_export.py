@@ -352,6 +352,29 @@ options:
       - PostHog refuses them with any other O(model) and refuses
         unknown modifier names. Compared key by key; PostHog replaces the whole set on update.
     type: dict
+  incremental_mode:
+    description:
+      - How the runs of a V(hogql) export land in the destination (PostHog's newest API) — V(APPEND)
+        adds the rows of each run, V(MERGE) merges them on O(primary_key). PostHog sets V(APPEND) on
+        create when it is left out.
+      - An older PostHog has no such field; the task fails rather than sending it on every run.
+    type: str
+    choices: [APPEND, MERGE]
+  primary_key:
+    description:
+      - The columns of O(hogql_query) that identify a row of a V(hogql) export (PostHog's newest
+        API). Required with O(incremental_mode=MERGE). PostHog refuses names that are not columns of
+        the query, and the option with any other O(model).
+      - Compared as a list, in order.
+    type: list
+    elements: str
+  version_key:
+    description:
+      - The columns of O(hogql_query) that order the versions of a row of a V(hogql) export
+        (PostHog's newest API); with O(incremental_mode=MERGE) the newest version wins. Compared as a
+        list, in order.
+    type: list
+    elements: str
   filters:
     description:
       - "Property filters that narrow which events are exported, each a serialized HogQL property
@@ -597,6 +620,18 @@ options:
       hogql_modifiers:
         description: Like O(hogql_modifiers).
         type: dict
+      incremental_mode:
+        description: Like O(incremental_mode).
+        type: str
+        choices: [APPEND, MERGE]
+      primary_key:
+        description: Like O(primary_key).
+        type: list
+        elements: str
+      version_key:
+        description: Like O(version_key).
+        type: list
+        elements: str
       filters:
         description: Like O(filters).
         type: list
@@ -710,6 +745,26 @@ EXAMPLES = r"""
         type: event
         operator: exact
         value: [Firefox]
+
+- name: The latest version of each person's order, merged into Snowflake (PostHog's newest API)
+  posthog.admin.batch_export:
+    project_id: "12345"
+    name: Orders to Snowflake
+    model: hogql
+    interval: hour
+    hogql_query: >-
+      SELECT properties.order_id AS order_id, max(timestamp) AS version, argMax(properties.total, timestamp) AS total
+      FROM events WHERE event = 'order_placed' GROUP BY order_id
+    incremental_mode: MERGE
+    primary_key: [order_id]
+    version_key: [version]
+    destination:
+      type: Snowflake
+      integration: acme-snowflake
+      config:
+        database: ANALYTICS
+        warehouse: EXPORTS
+        schema: POSTHOG
 
 - name: Persons to Postgres, created in a given project
   posthog.admin.batch_export:

@@ -1442,6 +1442,81 @@ HOG_FUNCTION = ModuleCase(
         BadInput({"name": "x"}, r"to create it, give template_id or hog", "neither hog nor template"),
         BadInput({"id": "nope"}, r"id must be a hog function's UUID", "malformed id"),
         BadInput({"name": "x", "type": "plugin"}, r"type must be one of", "unknown type"),
+# ------------------------------------------------------------------------------ access_control
+AC_EMAIL = "ac@reliability.example"
+AC_ROLE = "Reliability AC"
+
+
+def setup_access_control(api):
+    """PostHog's newest access control, role-based access on the plan, a member and a role."""
+    api.call("PUT", "/_emulator/generations", {"access_control": "newest"})
+    grant(api, "role_based_access")
+    join(api, AC_EMAIL)
+    api.call("POST", ORG + "/roles/", {"name": AC_ROLE})
+
+
+def rules_of(api, name):
+    return api.call("GET", "/api/projects/%s/%s/" % (project_id(api), name), expect=(200,))["access_controls"]
+
+
+def verify_access_control(api, results):
+    project = rules_of(api, "access_controls")
+    member_id = members_by_email(api)[AC_EMAIL][0]["id"]
+    assert sorted((r["organization_member"] or "", r["access_level"]) for r in project) == sorted(
+        [("", "member"), (member_id, "admin")]), project
+    resources = rules_of(api, "resource_access_controls")
+    assert sorted((r["resource"], r["access_level"], bool(r["role"])) for r in resources) == [
+        ("dashboard", "viewer", True), ("feature_flag", "editor", False)], resources
+    assert results["r1"]["access_control"]["resource"] == "feature_flag"
+
+
+ACCESS_CONTROL = ModuleCase(
+    module="posthog.admin.access_control",
+    setup=setup_access_control,
+    converge=[
+        {"rules": [{"access_level": "member"}, {"member": AC_EMAIL, "access_level": "admin"},
+                   {"resource": "dashboard", "role": AC_ROLE, "access_level": "viewer"}]},
+        {"resource": "feature_flag", "access_level": "editor"},
+    ],
+    verify=verify_access_control,
+    bad_input=[
+        BadInput({"access_level": "viewer"}, r"not a level of project", "resource level on the project"),
+        BadInput({"resource": "toolbar", "access_level": "editor"}, r"cannot be above 'viewer'", "above the maximum"),
+        BadInput({"role": AC_ROLE, "member": AC_EMAIL, "access_level": "none"}, r"mutually exclusive",
+                 "role and member"),
+        BadInput({"member": "nobody@reliability.example", "access_level": "admin"},
+                 r"is not a member of the organization", "a stranger"),
+        BadInput({"purge": True, "access_level": "none"}, r"give the list as rules", "purge without a list"),
+    ],
+)
+
+
+# -------------------------------------------------------------------------- access_control_info
+def verify_access_control_info(api, results):
+    assert [r["resource"] for r in results["r0"]["access_controls"]] == ["project", "survey"]
+    assert results["r1"]["access_controls"][0]["member_email"] == AC_INFO_EMAIL
+    assert AC_INFO_EMAIL in [u["email"] for u in results["r1"]["users_with_access"]]
+
+
+AC_INFO_EMAIL = "ac-info@reliability.example"
+
+
+def setup_access_control_info(api):
+    api.call("PUT", "/_emulator/generations", {"access_control": "newest"})
+    join(api, AC_INFO_EMAIL)
+    member_id = members_by_email(api)[AC_INFO_EMAIL][0]["id"]
+    base = "/api/projects/%s/" % project_id(api)
+    api.call("PUT", base + "access_controls/", {"access_level": "admin", "organization_member": member_id})
+    api.call("PUT", base + "resource_access_controls/", {"resource": "survey", "access_level": "viewer"})
+
+
+ACCESS_CONTROL_INFO = ModuleCase(
+    module="posthog.admin.access_control_info",
+    setup=setup_access_control_info,
+    converge=[{}, {"resource": "project", "users_with_access": True}],
+    verify=verify_access_control_info,
+    bad_input=[
+        BadInput({"project_id": "first"}, r"project_id must be a project's numeric id", "malformed project id"),
     ],
 )
 
@@ -1451,7 +1526,8 @@ HOG_FUNCTION = ModuleCase(
 # Creating a project makes it the key's current project, and creating an organization its current
 # organization (as in PostHog): project comes after every module that uses the @current project,
 # organization last, after every module that uses @current.
-MODULES = [DOMAIN, DOMAINS, DOMAIN_INFO, INVITE, INVITE_INFO, MEMBER, MEMBER_INFO, ROLE, ROLE_INFO, ROSTER, ROSTER_ROLES,
+MODULES = [DOMAIN, DOMAINS, DOMAIN_INFO, INVITE, INVITE_INFO, MEMBER, MEMBER_INFO, ROLE, ROLE_INFO, ACCESS_CONTROL,
+           ACCESS_CONTROL_INFO, ROSTER, ROSTER_ROLES,
            BATCH_EXPORT, BATCH_EXPORT_INFO, BATCH_EXPORT_BACKFILL, PIPELINE_PLUGIN, PIPELINE_PLUGIN_INFO,
            EVENT_DEFINITION, EVENT_DEFINITION_INFO, INTEGRATION_INFO, IDENTITY_PROVIDER_CONFIG,
            IDENTITY_PROVIDER_CONFIG_INFO, HOG_FUNCTION, ORGANIZATION_STATE_INFO, PROJECT_INFO,

@@ -27,6 +27,7 @@ RESOURCE_MODULES = [
     "integrations",
     "identity_provider_configs",
     "hog_functions",
+    "access_control",
 ]
 
 

@@ -30,14 +30,17 @@ from posthog_emulator.rules import RuleError
 from posthog_emulator.rules.batch_exports import (
     DESTINATIONS,
     HIGH_FREQUENCY_FLAG,
+    INCREMENTAL_MODES,
     NEWEST_DESTINATIONS,
     check_destination_type,
     check_interval_allowed,
     check_filters,
     check_hogql_model,
     check_hogql_modifiers,
+    check_incremental,
     check_integration,
     check_model,
+    check_sticky_integration,
     check_newest_config,
     check_newest_destination_type,
     check_newest_filters,
@@ -45,6 +48,7 @@ from posthog_emulator.rules.batch_exports import (
     check_offset_for_interval,
     hogql_schema,
     interval_offset,
+    keeps_integration,
     newest_secret_keys,
     secret_keys,
     strip_secrets,
@@ -231,13 +235,19 @@ class NewestBatchExportSerializer(serializers.ModelSerializer):
     offset_day = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=6)
     offset_hour = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=23)
     team_id = serializers.IntegerField(read_only=True)
+    primary_key = serializers.ListField(child=serializers.CharField(allow_blank=False), required=False,
+                                        allow_null=True, allow_empty=False)
+    version_key = serializers.ListField(child=serializers.CharField(allow_blank=False), required=False,
+                                        allow_null=True, allow_empty=False)
+    incremental_mode = serializers.ChoiceField(choices=INCREMENTAL_MODES, required=False)
 
     class Meta:
         model = BatchExport
         fields = [
             "id", "team_id", "name", "model", "destination", "interval", "paused", "created_at",
             "last_updated_at", "last_paused_at", "start_at", "end_at", "latest_runs", "hogql_query",
-            "hogql_modifiers", "schema", "filters", "timezone", "offset_day", "offset_hour",
+            "hogql_modifiers", "primary_key", "version_key", "incremental_mode", "schema", "filters", "timezone",
+            "offset_day", "offset_hour",
         ]  # fmt: skip
         read_only_fields = ["id", "team_id", "created_at", "last_updated_at", "latest_runs", "schema"]
 
@@ -298,15 +308,19 @@ class NewestBatchExportSerializer(serializers.ModelSerializer):
                 field = "integration_id" if "integration_id" in value else "integration"
                 raise ValidationError({field: [f'Invalid pk "{integration_id}" - object does not exist.']},
                                       code="does_not_exist")
-        elif not sent_integration and stored is not None:
+        elif not sent_integration and stored is not None and keeps_integration(destination_type):
             integration = stored.integration  # a PATCH with config alone keeps the integration
         with rule_errors():
             check_newest_destination_type(destination_type, stored.type if stored else None)
+            check_sticky_integration(destination_type, stored.integration_id if stored else None, integration)
             config = validate_newest_config(destination_type, value.get("config") or {},
                                             stored.config if stored else None, check_required=not self.partial)
             check_integration(destination_type, integration.kind if integration else None, creating=stored is None)
             check_newest_config(destination_type, config, value.get("config") or {})
-        return {"type": destination_type, "config": config, "integration": integration}
+        validated = {"type": destination_type, "config": config}
+        if stored is None or sent_integration or integration is not None:
+            validated["integration"] = integration
+        return validated
 
     def validate(self, attrs: dict) -> dict:
         instance: BatchExport | None = self.instance
@@ -331,6 +345,9 @@ class NewestBatchExportSerializer(serializers.ModelSerializer):
             query = attrs.get("hogql_query", instance.hogql_query if instance is not None else None)
             modifiers = attrs.get("hogql_modifiers")
             check_hogql_model(model, attrs.get("filters"), query, modifiers)
+            saved = {"primary_key": instance.primary_key, "version_key": instance.version_key,
+                     "incremental_mode": instance.incremental_mode} if instance is not None else {}
+            check_incremental(model, attrs, saved, query)
             if model != "hogql" and attrs.get("hogql_query"):
                 attrs["schema"] = hogql_schema(attrs["hogql_query"])
         if model == "hogql" and attrs.get("hogql_query"):
@@ -361,7 +378,9 @@ class NewestBatchExportSerializer(serializers.ModelSerializer):
         with transaction.atomic():
             if destination_data:
                 instance.destination.config = destination_data["config"]
-                instance.destination.integration = destination_data["integration"]
+                # ``destination_data.get("integration", <the stored one>)``: kept unless one is given
+                if "integration" in destination_data:
+                    instance.destination.integration = destination_data["integration"]
                 instance.destination.save()
             return super().update(instance, validated_data)
 

@@ -154,6 +154,12 @@ class BatchExportViewSetMixin(GenerationGateMixin):
         _uuid_or_404(self.kwargs[self.lookup_field])
         return super().get_object()
 
+    def safely_get_queryset(self, queryset):
+        """The newest list leaves out exports to Workflows (``BatchExportViewSet.safely_get_queryset``)."""
+        if newest() and self.action == "list":
+            return queryset.exclude(destination__type="Workflows")
+        return queryset
+
     def perform_destroy(self, instance: BatchExport) -> None:
         with transaction.atomic():
             instance.deleted = True

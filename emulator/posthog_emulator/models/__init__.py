@@ -72,8 +72,10 @@ from posthog_emulator.models.proxy_records import ProxyRecord
 from posthog_emulator.models.integrations import Integration
 from posthog_emulator.models.media import UploadedMedia
 from posthog_emulator.models.hog_functions import HogFunction
+from posthog_emulator.models.access_control import AccessControl, TeamAccessControlConfig
 
 __all__ = [
+    "AccessControl",
     "BASE62",
     "INTERNAL_BOT_EMAIL_SUFFIX",
     "INVITE_DAYS_VALIDITY",
@@ -108,6 +110,7 @@ __all__ = [
     "RoleMembership",
     "SETTING_DEFAULTS",
     "TaxonomySettings",
+    "TeamAccessControlConfig",
     "Team",
     "UploadedMedia",
     "User",

@@ -73,6 +73,11 @@ class BatchExport(models.Model):
     interval_offset = models.IntegerField(null=True, blank=True)
     hogql_query = models.TextField(null=True, blank=True)
     hogql_modifiers = models.JSONField(null=True, blank=True)
+    # The newest code's incremental exports of a ``hogql`` model: the query's columns that make up
+    # the primary and version keys (PostHog keeps them on the BatchExportSource), and how runs land.
+    primary_key = models.JSONField(null=True, blank=True)
+    version_key = models.JSONField(null=True, blank=True)
+    incremental_mode = models.CharField(max_length=16, default="APPEND")
 
     class Meta:
         ordering = ["-created_at"]

@@ -377,6 +377,9 @@ NEWEST_DESTINATIONS = {
     },
     "HTTP": DESTINATIONS["HTTP"],
     "NoOp": DESTINATIONS["NoOp"],
+    # Backfills into Workflows: PostHog's own, behind a feature flag (the API refuses them, the
+    # list hides them); the emulator makes them through the control API only.
+    "Workflows": {"required": {}, "optional": {}, "secret": ()},
     # Kept so that old rows keep reading; every write is refused (check_newest_destination_type).
     "S3": DESTINATIONS["S3"],
 }  # fmt: skip
@@ -410,6 +413,8 @@ MESSAGE_S3_DEPRECATED = (
     "The 'S3' destination type is deprecated and can no longer be used. "
     "Use 'AwsS3' for AWS S3, or 'S3Compatible' for S3-compatible storage."
 )
+MESSAGE_WORKFLOWS = "Backfilling Workflows is not enabled for this team."
+INCREMENTAL_MODES = ("APPEND", "MERGE")
 MESSAGE_MODEL_SWITCH = "Changing the model to or from 'hogql' is not supported. Create a new batch export instead."
 
 
@@ -453,6 +458,8 @@ def check_newest_destination_type(destination_type: str, current_type: str | Non
                         "Delete this batch export and create a new one with the new destination type.")
     if destination_type == "S3":
         raise RuleError(MESSAGE_S3_DEPRECATED)
+    if destination_type == "Workflows":
+        raise Forbidden(MESSAGE_WORKFLOWS)
 
 
 def check_integration(destination_type: str, integration_kind: str | None, creating: bool) -> None:
@@ -470,6 +477,20 @@ def check_integration(destination_type: str, integration_kind: str | None, creat
         if destination_type in S3_FAMILY:
             raise RuleError(f"Integration provided is not an AWS S3 integration (got kind='{integration_kind}')")
         raise RuleError(message)
+
+
+def keeps_integration(destination_type: str) -> bool:
+    """Whether a PATCH whose destination leaves the integration out keeps the stored one while it is
+    validated: Snowflake and the S3 family do; Databricks, BigQuery and Azure Blob answer
+    "Integration is required" (their checks read the request only)."""
+    return destination_type == "Snowflake" or destination_type in S3_FAMILY
+
+
+def check_sticky_integration(destination_type: str, stored_integration, integration) -> None:
+    """A Redshift export that uses an integration cannot drop back to inline credentials."""
+    if destination_type == "Redshift" and stored_integration is not None and integration is None:
+        raise RuleError("Cannot remove the integration from a Redshift batch export that uses one. "
+                        "Re-send its `integration` to keep it (or a different one to swap).")
 
 
 def check_newest_config(destination_type: str, config: dict, sent: dict) -> None:
@@ -615,3 +636,43 @@ def check_newest_backfill_range(start_at, end_at, now) -> None:
         raise RuleError("The initial backfill datetime 'start_at' must be before 'end_at'")
     if end_at > now:
         raise RuleError(f"The provided 'end_at' ({end_at.isoformat()}) is in the future")
+
+
+def query_columns(query: str) -> set | None:
+    """The output columns of a ``hogql`` export's query (its aliases, or the selected names), or
+    None when the emulator cannot tell (``*``, or no plain ``SELECT … FROM``)."""
+    match = re.match(r"^\s*select\s+(?P<fields>.+?)\s+from\s", query or "", re.I | re.S)
+    if match is None:
+        return None
+    columns = set()
+    for part in _split_top_level(match["fields"]):
+        alias = re.match(r"^(?P<expr>.+?)\s+as\s+[`\"]?(?P<alias>[A-Za-z_$][\w$]*)[`\"]?$", part, re.I | re.S)
+        if alias:
+            columns.add(alias["alias"])
+        elif part.strip() == "*" or part.strip().endswith(".*"):
+            return None
+        else:
+            columns.add(part.strip().split(".")[-1].strip("`\""))
+    return columns
+
+
+def check_incremental(model: str, sent: dict, saved: dict, query: str | None) -> None:
+    """``primary_key`` and ``version_key`` belong to the ``hogql`` model; ``MERGE`` needs a primary
+    key; both keys name columns of the query (``BatchExportSerializer._validate_hogql_query``)."""
+    for name in ("primary_key", "version_key"):
+        if sent.get(name) is not None and model != "hogql":
+            raise RuleError(f"'{name}' is only supported for 'hogql' not '{model}' model", attr=name)
+    if model != "hogql":
+        return
+    values = {name: sent[name] if name in sent else saved.get(name) for name in
+              ("primary_key", "version_key", "incremental_mode")}
+    if not values["primary_key"] and values["incremental_mode"] == "MERGE":
+        raise RuleError("'primary_key' is required when 'incremental_mode' is 'MERGE'", attr="primary_key")
+    columns = query_columns(query)
+    if columns is None:
+        return
+    for name in ("primary_key", "version_key"):
+        missing = sorted(set(values[name] or ()) - columns)
+        if missing:
+            raise RuleError(f"'{name}' contains columns that are not present in the query: {','.join(missing)}",
+                            attr=name)

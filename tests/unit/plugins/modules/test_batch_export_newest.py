@@ -141,3 +141,63 @@ def test_backfill_of_a_newest_export_goes_to_backfills_with_dates(server, run_mo
     assert run_module.calls[-1] == "POST %s%s/backfills/" % (EXPORTS, EXPORT["id"])
     mixed = run_module(batch_export_backfill, dict(name="To S3", start_at="2026-01-01", end_at="2026-01-03T00:00Z"))
     assert mixed["failed"] and "both be dates" in mixed["msg"]
+
+
+HOGQL = dict(EXPORT, model="hogql", hogql_query="SELECT distinct_id AS id, max(timestamp) AS v FROM events GROUP BY id",
+             incremental_mode="MERGE", primary_key=["id"], version_key=["v"])
+
+
+def hogql_task(**extra):
+    task = aws_task(model="hogql", hogql_query=HOGQL["hogql_query"], incremental_mode="MERGE", primary_key=["id"])
+    task["destination"]["integration"] = "7"
+    task.update(extra)
+    return task
+
+
+def test_incremental_hogql_export_is_compared_and_patched(server, run_module):
+    server.script((200, page(HOGQL)))
+    result = run_module(batch_export, hogql_task(version_key=["v"]))
+    assert result["changed"] is False and len(server.requests) == 1
+    server.script((200, page(HOGQL)), (200, dict(HOGQL, version_key=["id"])))
+    result = run_module(batch_export, hogql_task(version_key=["id"]))
+    assert result["changed"] and run_module.bodies("PATCH") == [{"version_key": ["id"]}]
+    assert result["diff"]["before"]["version_key"] == ["v"] and result["diff"]["after"]["version_key"] == ["id"]
+
+
+def test_incremental_options_are_checked_before_any_request(server, run_module):
+    result = run_module(batch_export, aws_task(model="events", primary_key=["uuid"]))
+    assert result["failed"] and "primary_key is only for model=hogql" in result["msg"]
+    result = run_module(batch_export, hogql_task(version_key=[]))
+    assert result["failed"] and "at least one column" in result["msg"]
+    assert server.requests == []
+    server.script((200, page()))
+    result = run_module(batch_export, hogql_task(primary_key=None))
+    assert result["failed"] and "give primary_key" in result["msg"] and len(server.requests) == 1
+
+
+def test_an_older_posthog_without_incremental_exports_fails_instead_of_resending(server, run_module):
+    older = dict(EXPORT, model="hogql", hogql_query=HOGQL["hogql_query"])
+    server.script((200, page(older)))
+    result = run_module(batch_export, hogql_task())
+    assert result["failed"] and "this PostHog has no incremental_mode, primary_key" in result["msg"]
+    assert [c.split()[0] for c in run_module.calls] == ["GET"]
+
+
+def test_inline_snowflake_credentials_are_refused_where_the_newest_api_shows(server, run_module):
+    server.script((200, page(EXPORT)))
+    result = run_module(batch_export, dict(project_id="12", name="To Snowflake", interval="hour", destination=dict(
+        type="Snowflake", config=dict(account="acme", user="u", password="p", database="D", warehouse="W",
+                                      schema="S"))))
+    assert result["failed"] and "only on an integration" in result["msg"] and "kind snowflake" in result["msg"]
+    assert [c.split()[0] for c in run_module.calls] == ["GET"]
+
+
+def test_a_config_change_resends_the_integration_posthog_reads_from_the_request(server, run_module):
+    databricks = dict(EXPORT, destination={"type": "Databricks", "integration": 9, "config": {
+        "http_path": "/sql/1", "catalog": "main", "schema": "posthog", "table_name": "events"}})
+    server.script((200, page(databricks)), (200, databricks))
+    result = run_module(batch_export, dict(project_id="12", name="To S3", destination=dict(
+        type="Databricks", config=dict(table_name="events_v2"))))
+    assert not result["failed"], result["msg"]
+    assert run_module.bodies("PATCH") == [{"destination": {"type": "Databricks", "config": {"table_name": "events_v2"},
+                                                           "integration": 9}}]

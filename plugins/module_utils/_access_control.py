@@ -1,0 +1,389 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Private to the posthog.admin collection: not a public API, may change without notice.
+
+"""A project's access control rules: the Resource behind posthog.admin.access_control and the read
+of access_control_info.
+
+PostHog's rules (``products/access_control/backend/presentation/access_control.py`` and
+``.../facade/user_access_control.py``, ``ee/api/rbac/access_control_management.py``):
+
+* a rule gives a level of a ``resource`` in a project to a member of the organization, a role, or
+  neither (the project's default for everyone); ``project`` rules (who reaches the project, at
+  ``none``/``member``/``admin``) live at ``/api/projects/<id>/access_controls/``, rules for every
+  object of a resource type (``none``/``viewer``/``editor``/``manager``; ``action`` at least
+  ``viewer``, ``activity_log`` and ``toolbar`` at most ``viewer``) at
+  ``.../resource_access_controls/``; a GET of either answers ``{"access_controls": [rules], ...}``;
+* one PUT creates or updates the rule of its subject (200, the rule); ``access_level: null``
+  removes it (204, also when there was none): there is no DELETE and no id;
+* a member is named by the id of their membership (``organization_member``), a role by its id;
+  this module takes an email and a role name and looks them up;
+* role rules need the organization's paid ``role_based_access`` feature (403 without it); only
+  organization admins write; a rule Terraform manages cannot be changed by anyone else while the
+  project's Terraform lock is on (403).
+
+PostHog's rules carry no id: the engine's ``id`` of a rule is its key (resource, then ``role:<id>``,
+``member:<id>`` or ``default``), added to what PostHog answers.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
+from ansible_collections.posthog.admin.plugins.module_utils._module import project_id_of
+from ansible_collections.posthog.admin.plugins.module_utils._people import index_members, list_members, normalize_email
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Resource
+from ansible_collections.posthog.admin.plugins.module_utils._role_membership import list_roles, role_key
+
+PROJECT_LEVELS = ("none", "member", "admin")
+RESOURCE_LEVELS = ("none", "viewer", "editor", "manager")
+ITEM_OPTIONS = ("state", "resource", "access_level", "role", "member")
+
+ARGUMENT_SPEC = dict(
+    state=dict(type="str", default="present", choices=["present", "absent"]),
+    resource=dict(type="str", default="project"),
+    access_level=dict(type="str", choices=sorted(set(PROJECT_LEVELS + RESOURCE_LEVELS))),
+    role=dict(type="str"),
+    member=dict(type="str"),
+    purge=dict(type="bool", default=False),
+)
+
+INFO_ARGUMENT_SPEC = dict(
+    resource=dict(type="str"),
+    users_with_access=dict(type="bool", default=False),
+)
+
+MSG_TERRAFORM = ("This rule is owned by Terraform: PostHog's Terraform provider manages it and the project's "
+                 "Terraform lock is on, so only Terraform may change or remove it. Change it in the Terraform "
+                 "configuration, or leave it out of this task (or turn the lock off in the project's settings).")
+MSG_ROLE_FEATURE = ("Rules for roles need PostHog's role-based access, a paid feature this organization's plan lacks; "
+                    "give the level to members (member) or set the default (neither role nor member) instead.")
+MSG_ADMIN = "Only organization admins and owners change access control; use an admin's API key."
+MSG_NO_API = ("This PostHog serves no access control for projects (older PostHog, or a self-hosted one without "
+              "role-based access control).")
+
+
+def levels_of(resource):
+    return PROJECT_LEVELS if resource in ("project", "organization") else RESOURCE_LEVELS
+
+
+def level_problem(resource, level):
+    """Why ``level`` cannot be set on ``resource`` (PostHog's ``validate_access_level``), or None."""
+    if level is None:
+        return None
+    levels = levels_of(resource)
+    if level not in levels:
+        return "access_level %r is not a level of %s; it takes %s" % (level, resource, ", ".join(levels))
+    if resource == "action" and level == "none":
+        return "access_level of action cannot be below 'viewer' (PostHog's minimum for actions)"
+    if resource in ("activity_log", "toolbar") and levels.index(level) > levels.index("viewer"):
+        return "access_level of %s cannot be above 'viewer' (PostHog's maximum for it)" % resource
+    return None
+
+
+def rule_key(row):
+    """The key of a rule PostHog answered: its resource, then whom it is for."""
+    if row.get("role"):
+        subject = "role:%s" % row["role"]
+    elif row.get("organization_member"):
+        subject = "member:%s" % row["organization_member"]
+    else:
+        subject = "default"
+    return "%s/%s" % (row.get("resource"), subject)
+
+
+def keyed(row):
+    """PostHog's rule with its key as ``id`` (PostHog's rules have none)."""
+    if not isinstance(row, dict):
+        return row
+    return dict(row, id=rule_key(row))
+
+
+def rules_path(project_id, resource):
+    name = "access_controls" if resource == "project" else "resource_access_controls"
+    return "/api/projects/%s/%s/" % (project_id, name)
+
+
+def read_rules(task, path, context):
+    """The rules a GET of ``path`` answers, keyed."""
+    answer = task.client.get(path, context=context)
+    if not isinstance(answer, dict) or not isinstance(answer.get("access_controls"), list):
+        raise Failure("Unexpected answer to GET %s: no access_controls list" % path)
+    return [keyed(row) for row in answer["access_controls"] if isinstance(row, dict)]
+
+
+def explain(error, what="the rule"):
+    """What a person can do about PostHog's refusals of access control writes; returns the error."""
+    detail = error.detail or ""
+    if error.status == 403 and "Terraform manages" in detail:
+        return error.reword("%s: %s" % (what, MSG_TERRAFORM)) if what else error.append(MSG_TERRAFORM)
+    if error.status == 403 and "Role-based access" in detail:
+        return error.append(MSG_ROLE_FEATURE)
+    if error.status == 403 and detail.startswith("Must be"):
+        return error.replace_hint(MSG_ADMIN)
+    if error.status == 404 and detail == "Endpoint not found.":
+        return error.append(MSG_NO_API)
+    return error
+
+
+class Subjects:
+    """The organization's roles and members, read once per task when a rule names one."""
+
+    def __init__(self, task):
+        self.task = task
+
+    def roles(self):
+        if "access_control_roles" not in self.task.cache:
+            self.task.cache["access_control_roles"] = list_roles(self.task)
+        return self.task.cache["access_control_roles"]
+
+    def members(self):
+        if "members" not in self.task.cache:
+            self.task.cache["members"] = index_members(list_members(self.task))
+        return self.task.cache["members"]
+
+    def role_id(self, name):
+        for role in self.roles():
+            if role_key(role.get("name")) == role_key(name):
+                return str(role.get("id"))
+        return None
+
+    def member_id(self, email):
+        member = self.members().get(email.lower())
+        return str(member.get("id")) if member else None
+
+    def role_name(self, role_id):
+        return next((r.get("name") for r in self.roles() if str(r.get("id")) == str(role_id)), None)
+
+    def member_email(self, member_id):
+        return next((email for email, m in self.members().items() if str(m.get("id")) == str(member_id)), None)
+
+
+class AccessControl(Resource):
+    """One rule of a project: a ``resource``'s level for a role, a member, or everyone."""
+
+    kind = "access control rule"
+    return_key = "access_control"
+    list_option = "rules"
+    item_options = ITEM_OPTIONS
+    lookups = ("target",)
+    named_by = "resource, role or member"
+    id_option = None
+    fields = ("access_level",)
+
+    def __init__(self, task, params, listing=None):
+        params = dict(params)
+        resource = (params.get("resource") or "project").strip()
+        params["resource"] = resource
+        subject = ("role %r" % params["role"] if params.get("role") else
+                   "member %s" % params["member"] if params.get("member") else "everyone (the default)")
+        params["target"] = "%s for %s" % (resource, subject)
+        super(AccessControl, self).__init__(task, params, listing)
+        self.subjects = Subjects(task)
+        self.fixed = None  # a rule PostHog answered that this resource removes (purge)
+
+    @property
+    def resource(self):
+        return self.params["resource"]
+
+    def collection_path(self):
+        return rules_path(project_id_of(self.params), self.resource)
+
+    def path_of(self, obj):
+        return self.collection_path()
+
+    def identity(self):
+        return "access control of %s" % self.params["target"]
+
+    def identities(self):
+        """Role names and emails name the same rule regardless of case."""
+        return [("target", self.params["target"].lower())]
+
+    @staticmethod
+    def validate_task(params):
+        if params.get("purge") and params.get("rules") is None:
+            return ["purge removes the rules a list leaves out: give the list as rules"]
+        return []
+
+    def validate(self):
+        params = self.params
+        problems = []
+        if not self.resource:
+            problems.append("resource must not be blank")
+        if params.get("role") and params.get("member"):
+            problems.append("give role or member, not both (PostHog scopes a rule to one of them)")
+        if params.get("member"):
+            try:
+                params["member"] = normalize_email(params["member"])
+            except ValueError as exc:
+                problems.append("member: %s" % exc)
+        if params.get("role") is not None and not params["role"].strip():
+            problems.append("role must not be blank")
+        if params.get("state") != "absent" and params.get("access_level") is None and self.fixed is None:
+            problems.append("access_level is required (or state=absent to remove the rule)")
+        problem = level_problem(self.resource, params.get("access_level"))
+        if problem:
+            problems.append(problem)
+        try:
+            project_id_of(params)
+        except Failure as failure:
+            problems.append(failure.msg)
+        return problems
+
+    # ------------------------------------------------------------- the subject
+    def subject(self, strict):
+        """``{"role": id}``, ``{"organization_member": id}`` or ``{}``; None when the role or member
+        does not exist (then no rule can be theirs). ``strict``: fail instead, saying what to do."""
+        if self.fixed is not None:
+            return dict((k, self.fixed[k]) for k in ("role", "organization_member") if self.fixed.get(k))
+        role, email = self.params.get("role"), self.params.get("member")
+        if role:
+            found = self.subjects.role_id(role)
+            if found is None and strict:
+                raise Failure("%s: the organization has no role %r; create it first with posthog.admin.role"
+                              % (self.identity(), role))
+            return None if found is None else {"role": found}
+        if email:
+            found = self.subjects.member_id(email)
+            if found is None and strict:
+                raise Failure("%s: %s is not a member of the organization; invite them (posthog.admin.invite) and "
+                              "run this again once they have joined" % (self.identity(), email))
+            return None if found is None else {"organization_member": found}
+        return {}
+
+    def wanted_key(self):
+        strict = self.params.get("state") != "absent" and not self.task.check_mode
+        subject = self.subject(strict)
+        if subject is None:
+            if self.params.get("state") != "absent":
+                self.task.warn("%s: %s does not exist yet; check mode assumes an earlier task creates it"
+                               % (self.identity(), "the role" if self.params.get("role") else "the member"))
+            return None
+        return rule_key(dict(subject, resource=self.resource))
+
+    # ------------------------------------------------------------- comparing
+    def read(self, obj, field):
+        if field == "target":
+            return rule_key(obj or {})
+        return super(AccessControl, self).read(obj, field)
+
+    def equal(self, field, wanted, current):
+        if field == "target":
+            return current == self.wanted_key()
+        return super(AccessControl, self).equal(field, wanted, current)
+
+    def view(self, obj, desired):
+        if obj is None:
+            return {}
+        return dict(target=self.params["target"], access_level=obj.get("access_level"))
+
+    def shape(self, obj):
+        if not obj:
+            return obj
+        shaped = dict(obj)
+        if shaped.get("role"):
+            shaped["role_name"] = self.params.get("role") or self.subjects.role_name(shaped["role"])
+        if shaped.get("organization_member"):
+            shaped["member_email"] = self.params.get("member") or self.subjects.member_email(
+                shaped["organization_member"])
+        return shaped
+
+    # --------------------------------------------------------------- finding
+    def candidates(self, option, value):
+        return read_rules(self.task, self.collection_path(), "reading the access control of project %s"
+                          % project_id_of(self.params))
+
+    # --------------------------------------------------------------- writing
+    def body(self, access_level, subject):
+        body = dict(subject or {}, access_level=access_level)
+        if self.resource != "project":
+            body["resource"] = self.resource
+        return body
+
+    def create_payload(self, desired):
+        subject = self.subject(not self.task.check_mode)
+        if subject is None:  # check mode: an earlier task would create the role or invite the member
+            subject = ({"role": "(the id of role %r)" % self.params["role"]} if self.params.get("role") else
+                       {"organization_member": "(the membership id of %s)" % self.params["member"]})
+        return self.body(desired.get("access_level"), subject)
+
+    def update_payload(self, current, changes):
+        subject = dict((k, current[k]) for k in ("role", "organization_member") if current.get(k))
+        return self.body(changes["access_level"], subject)
+
+    def predict_create(self, payload):
+        row = dict(access_level=payload["access_level"], resource=self.resource, role=payload.get("role"),
+                   organization_member=payload.get("organization_member"),
+                   resource_id=str(project_id_of(self.params)) if self.resource == "project" else None)
+        return keyed(row)
+
+    def _put(self, body, what):
+        return keyed(self.client.put(self.collection_path(), body, context="%s %s" % (what, self.identity())))
+
+    def create(self, payload):
+        return self._put(payload, "setting")
+
+    def update(self, current, payload):
+        return self._put(payload, "changing")
+
+    def delete(self, current):
+        subject = dict((k, current[k]) for k in ("role", "organization_member") if current.get(k))
+        self.client.put(self.collection_path(), self.body(None, subject), context="removing %s" % self.identity())
+
+    def explain(self, error):
+        return explain(error, self.identity())
+
+    # --------------------------------------------------------------- purge
+    @classmethod
+    def purged(cls, task, params, listed, listing):
+        """With ``purge``: the project's rules (of both kinds) that no listed item names, removed."""
+        if not params.get("purge"):
+            return []
+        wanted = set(one.wanted_key() for one in listed)
+        extra = []
+        for resource in ("project", "dashboard"):  # one of each kind: the two lists of the project
+            probe = cls(task, dict(params, rules=None, resource=resource), listing)
+            for row in listing.objects(probe):
+                if row["id"] in wanted:
+                    continue
+                one = cls(task, dict(params, rules=None, state="absent", resource=row.get("resource"), role=None,
+                                     member=None, access_level=None), listing)
+                one.fixed = row
+                one.params["target"] = "%s for %s" % (row.get("resource"), row["id"].split("/", 1)[1])
+                extra.append((one, "purged (%s)" % one.params["target"]))
+        return extra
+
+
+def read_access_controls(task, params):
+    """access_control_info: the project's rules (its own and its resources'), optionally of one
+    resource, each with ``role_name``/``member_email``; with ``users_with_access``, who reaches the
+    project and why."""
+    project = project_id_of(params)
+    subjects = Subjects(task)
+    rows = []
+    try:
+        for resource in ("project", "dashboard"):
+            rows.extend(read_rules(task, rules_path(project, resource), "reading the access control of project %s"
+                                   % project))
+    except PostHogError as exc:
+        raise Failure.of(explain(exc, None))
+    if params.get("resource"):
+        rows = [r for r in rows if r.get("resource") == params["resource"]]
+    for row in rows:
+        if row.get("role"):
+            row["role_name"] = subjects.role_name(row["role"])
+        if row.get("organization_member"):
+            row["member_email"] = subjects.member_email(row["organization_member"])
+    result = dict(access_controls=rows)
+    if params.get("users_with_access"):
+        answer = task.client.get("/api/projects/%s/users_with_access/" % project,
+                                 context="reading who has access to project %s" % project)
+        users = (answer or {}).get("users") or [] if isinstance(answer, dict) else []
+        for user in users:
+            user["email"] = subjects.member_email(user.get("organization_membership_id"))
+        result["users_with_access"] = users
+    return result

@@ -1,0 +1,137 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026, posthog.admin contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""posthog.admin.access_control and access_control_info, through main(), against a scripted server
+that answers as PostHog's newest code (products/access_control/backend/presentation/access_control.py)."""
+
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import pytest
+
+from ansible_collections.posthog.admin.plugins.modules import access_control, access_control_info
+from ansible_collections.posthog.admin.tests.unit.conftest import page
+
+PROJECT = "/api/projects/7/access_controls/"
+RESOURCES = "/api/projects/7/resource_access_controls/"
+ROLES = "/api/organizations/@current/roles/"
+MEMBERS = "/api/organizations/@current/members/"
+RID = "0190a3f4-0000-7000-8000-0000000000aa"
+MID = "0190a3f4-0000-7000-8000-000000000001"
+ANN = {"id": MID, "level": 1, "user": {"email": "ann@acme.example", "uuid": "0190a3f4-0000-7000-9000-000000000001"}}
+
+
+@pytest.fixture(autouse=True)
+def _module_side(monkeypatch):
+    try:
+        from ansible.module_utils import _internal
+    except ImportError:  # ansible-core 2.18 and older
+        return
+    monkeypatch.setattr(_internal, "is_controller", False, raising=False)
+
+
+def rule(level, resource="project", role=None, member=None):
+    return {"access_level": level, "resource": resource, "resource_id": "7" if resource == "project" else None,
+            "role": role, "organization_member": member, "created_by": 1,
+            "created_at": "2026-11-26T10:00:00Z", "updated_at": "2026-11-26T10:00:00Z"}
+
+
+def rules(*rows):
+    return {"access_controls": list(rows), "available_access_levels": ["none", "member", "admin"]}
+
+
+def test_unchanged_default_is_one_read(server, run_module):
+    server.script((200, rules(rule("member"))))
+    result = run_module(access_control, dict(project_id="7", access_level="member"))
+    assert not result["failed"], result["msg"]
+    assert result["changed"] is False and run_module.calls == ["GET %s" % PROJECT]
+    assert result["access_control"]["id"] == "project/default"
+
+
+def test_member_rule_is_created_with_the_membership_id(server, run_module):
+    server.script((200, rules()), (200, page(ANN)), (200, rule("admin", member=MID)))
+    result = run_module(access_control, dict(project_id="7", member="Ann@ACME.example", access_level="admin"))
+    assert not result["failed"], result["msg"]
+    assert run_module.calls[-1] == "PUT %s" % PROJECT
+    assert run_module.bodies("PUT") == [{"access_level": "admin", "organization_member": MID}]
+    assert result["changed"] is True and result["access_control"]["member_email"] == "Ann@acme.example"
+
+
+def test_check_mode_predicts_and_writes_nothing(server, run_module):
+    server.script((200, rules()), (200, page({"id": RID, "name": "Data", "members": []})))
+    result = run_module(access_control, dict(project_id="7", resource="dashboard", role="data",
+                                             access_level="viewer"), check=True)
+    assert not result["failed"], result["msg"]
+    assert result["changed"] is True and result["access_control"]["role"] == RID
+    assert [c.split()[0] for c in run_module.calls] == ["GET", "GET"]
+    assert run_module.calls[0] == "GET %s" % RESOURCES
+
+
+def test_update_and_removal_are_puts_with_null_for_removal(server, run_module):
+    server.script((200, rules(rule("viewer", "dashboard"))), (200, rule("editor", "dashboard")))
+    result = run_module(access_control, dict(project_id="7", resource="dashboard", access_level="editor"))
+    assert result["changed"] is True and result["diff"]["before"]["access_level"] == "viewer"
+    assert run_module.bodies("PUT") == [{"access_level": "editor", "resource": "dashboard"}]
+    server.script((200, rules(rule("editor", "dashboard"))), (204, None))
+    result = run_module(access_control, dict(project_id="7", resource="dashboard", state="absent"))
+    assert result["changed"] is True and result["access_control"] == {}
+    assert run_module.bodies("PUT")[-1] == {"access_level": None, "resource": "dashboard"}
+
+
+def test_levels_are_checked_before_any_request(server, run_module):
+    result = run_module(access_control, dict(project_id="7", access_level="viewer"))
+    assert result["failed"] and "not a level of project" in result["msg"]
+    result = run_module(access_control, dict(project_id="7", resource="toolbar", access_level="editor"))
+    assert result["failed"] and "cannot be above 'viewer'" in result["msg"]
+    result = run_module(access_control, dict(project_id="7", resource="action", access_level="none"))
+    assert result["failed"] and "below 'viewer'" in result["msg"]
+    result = run_module(access_control, dict(project_id="7", purge=True, access_level="none"))
+    assert result["failed"] and "give the list as rules" in result["msg"]
+    assert server.requests == []
+
+
+def test_unknown_role_fails_naming_what_to_do(server, run_module):
+    server.script((200, rules(rule("member", role="0190a3f4-0000-7000-8000-0000000000bb"))), (200, page()))
+    result = run_module(access_control, dict(project_id="7", role="Ghosts", access_level="member"))
+    assert result["failed"] and "has no role 'Ghosts'" in result["msg"] and "posthog.admin.role" in result["msg"]
+
+
+def test_terraform_lock_and_role_feature_are_explained(server, run_module):
+    locked = {"type": "authentication_error", "code": "permission_denied", "attr": None,
+              "detail": "Terraform manages this access control rule. Change it in your Terraform configuration, "
+                        "or turn off the Terraform lock in project settings."}
+    server.script((200, rules(rule("viewer", "feature_flag"))), (403, locked))
+    result = run_module(access_control, dict(project_id="7", resource="feature_flag", access_level="editor"))
+    assert result["failed"] and "owned by Terraform" in result["msg"] and result["error"]["status"] == 403
+    feature = dict(locked, detail="Role-based access controls require the Role-based access feature.")
+    server.script((200, rules()), (200, page({"id": RID, "name": "Data", "members": []})), (403, feature))
+    result = run_module(access_control, dict(project_id="7", resource="insight", role="Data", access_level="viewer"))
+    assert result["failed"] and "paid feature" in result["msg"]
+
+
+def test_a_list_with_purge_removes_the_rest(server, run_module):
+    stray = rule("viewer", "insight")
+    server.script((200, rules(rule("none"))), (200, rules(rule("viewer", "dashboard"), stray)), (204, None))
+    result = run_module(access_control, dict(project_id="7", purge=True, rules=[
+        dict(access_level="none"), dict(resource="dashboard", access_level="viewer")]))
+    assert not result["failed"], result["msg"]
+    assert result["changed"] is True and result["rules"][-1] == {} and len(result["rules"]) == 3
+    assert run_module.bodies("PUT") == [{"access_level": None, "resource": "insight"}]
+    assert len(server.requests) == 3  # the two lists, and the removal
+
+
+def test_info_names_roles_and_members(server, run_module):
+    server.script((200, rules(rule("admin", member=MID))), (200, rules(rule("viewer", "survey", role=RID))),
+                  (200, page(ANN)), (200, page({"id": RID, "name": "Data", "members": []})))
+    result = run_module(access_control_info, dict(project_id="7"))
+    assert not result["failed"], result["msg"]
+    assert [r.get("member_email") or r.get("role_name") for r in result["access_controls"]] == [
+        "ann@acme.example", "Data"]
+    assert run_module.calls[2:] == ["GET %s?limit=500" % MEMBERS, "GET %s?limit=500" % ROLES]
+
+
+def test_two_items_naming_one_rule_fail_before_any_request(server, run_module):
+    result = run_module(access_control, dict(project_id="7", rules=[
+        dict(member="ann@acme.example", access_level="admin"), dict(member="ANN@acme.example", access_level="none")]))
+    assert result["failed"] and "name the same object" in result["msg"] and server.requests == []
