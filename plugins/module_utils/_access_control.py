@@ -256,7 +256,7 @@ class AccessControl(Resource):
         return {}
 
     def wanted_key(self):
-        strict = self.params.get("state") != "absent" and not self.task.check_mode
+        strict = self.params.get("state") != "absent" and not self.task.assumes_earlier_tasks
         subject = self.subject(strict)
         if subject is None:
             if self.params.get("state") != "absent":
@@ -266,6 +266,10 @@ class AccessControl(Resource):
         return rule_key(dict(subject, resource=self.resource))
 
     # ------------------------------------------------------------- comparing
+    def lookup_value(self, option, value):
+        """A rule is found by its key (resource and subject id), as :meth:`read` gives PostHog's rules'."""
+        return self.wanted_key() if option == "target" else value
+
     def read(self, obj, field):
         if field == "target":
             return rule_key(obj or {})
@@ -337,6 +341,19 @@ class AccessControl(Resource):
     def explain(self, error):
         return explain(error, self.identity())
 
+    # --------------------------------------------------------------- prune (organization_state)
+    @classmethod
+    def prune_scopes(cls, project_ids):
+        """Each project's two lists: its own rules, and its resources' (one resource of each kind)."""
+        return [dict(project_id=str(pid), resource=resource) for pid in project_ids for resource in ("project", "dashboard")]
+
+    @classmethod
+    def doomed(cls, task, params, row):
+        one = cls(task, dict(params, resource=row.get("resource"), role=None, member=None, access_level=None))
+        one.fixed = row
+        one.params["target"] = "%s for %s" % (row.get("resource"), row["id"].split("/", 1)[1])
+        return one
+
     # --------------------------------------------------------------- purge
     @classmethod
     def purged(cls, task, params, listed, listing):
@@ -350,10 +367,8 @@ class AccessControl(Resource):
             for row in listing.objects(probe):
                 if row["id"] in wanted:
                     continue
-                one = cls(task, dict(params, rules=None, state="absent", resource=row.get("resource"), role=None,
-                                     member=None, access_level=None), listing)
-                one.fixed = row
-                one.params["target"] = "%s for %s" % (row.get("resource"), row["id"].split("/", 1)[1])
+                one = cls.doomed(task, dict(params, rules=None, state="absent"), row)
+                one.listing = listing
                 extra.append((one, "purged (%s)" % one.params["target"]))
         return extra
 
@@ -387,3 +402,30 @@ def read_access_controls(task, params):
             user["email"] = subjects.member_email(user.get("organization_membership_id"))
         result["users_with_access"] = users
     return result
+
+
+# ---------------------------------------------------------------------------------- exporting
+def export_items(ctx):
+    """organization_state_info: every project's rules (the project's and its resources'), each with its role
+    by name or its member by email; the first project's carry no project_id. None where PostHog has no
+    access control API (or refuses the key)."""
+    subjects = Subjects(ctx.task)
+    items = []
+    for project_id in ctx.project_ids:
+        for resource in ("project", "dashboard"):
+            path = rules_path(project_id, resource)
+            rows = ctx.quietly("access control of project %s" % project_id,
+                               lambda p=path: read_rules(ctx.task, p, "listing the access control of %s" % p))
+            if rows is None:
+                return None
+            for row in rows:
+                item = dict(resource=row.get("resource") or "project", access_level=row.get("access_level"))
+                if row.get("role"):
+                    item["role"] = subjects.role_name(row["role"]) or str(row["role"])
+                elif row.get("organization_member"):
+                    item["member"] = subjects.member_email(row["organization_member"]) or str(row["organization_member"])
+                if project_id != ctx.project_ids[0]:
+                    item["project_id"] = str(project_id)
+                if item["access_level"] is not None:
+                    items.append(item)
+    return items

@@ -448,6 +448,12 @@ class Resource:
         return False
 
     @classmethod
+    def doomed(cls, task, params, obj):
+        """hook: the resource that removes ``obj`` (listed, not in organization_state's document) with
+        ``params`` (``state=absent``); default: the object named by its id."""
+        return cls(task, dict(params, id=obj.get("id")))
+
+    @classmethod
     def prune_scopes(cls, project_ids):
         """hook: the params (beside the task's) of each collection organization_state's ``prune``
         covers for this kind: one by default; a project's (``project_id``) or a family's each."""

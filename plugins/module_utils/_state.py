@@ -28,7 +28,8 @@ import json
 
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
-from ansible_collections.posthog.admin.plugins.module_utils import _batch_export, _domain, _event_definition
+from ansible_collections.posthog.admin.plugins.module_utils import _access_control, _batch_export, _domain
+from ansible_collections.posthog.admin.plugins.module_utils import _event_definition
 from ansible_collections.posthog.admin.plugins.module_utils import _hog_function, _identity_provider
 from ansible_collections.posthog.admin.plugins.module_utils import _organization, _people, _plugins, _project
 from ansible_collections.posthog.admin.plugins.module_utils import _proxy_record, _role
@@ -169,6 +170,13 @@ SECTIONS = (
                                        "invite_message")), "roster", many=False, purge_on_prune=True,
         keys=_person_keys, export=_people.export_items,
         comment="Members and pending invites, by level (posthog.admin.roster). purge: true removes who is not listed."),
+    # After the roles and people they name.
+    Section("access_controls", _access_control.AccessControl, _options(
+        _access_control.ARGUMENT_SPEC, _access_control.ITEM_OPTIONS, project_id=dict(type="str")), "access control rule",
+        refers=(("project_id", "projects"), ("role", "roles"), ("member", "roster")),
+        export=_access_control.export_items,
+        comment="Access control of each project and its resources (posthog.admin.access_control): the default "
+                "level, a role's (role) or a member's (member), per resource."),
     Section("proxy_records", _proxy_record.ProxyRecord, _options(
         _proxy_record.ARGUMENT_SPEC, tuple(_proxy_record.ARGUMENT_SPEC)), "proxy record",
         required_one_of=[("domain", "id")], export=_proxy_record.export_items,
@@ -587,7 +595,7 @@ class OrganizationState:
                         inner.warn(guarded)
                 if guarded:
                     return
-                doomed = section.resource(inner, dict(bare, id=obj.get("id")))
+                doomed = section.resource.doomed(inner, bare, obj)
                 result = self._converge(run, doomed, section.key, "%s (%s, not in the document)" % (
                     section.key, _label(section.kind, obj)), report, combined, keys=section.keys)
                 run.listing.follow(obj, result, path)

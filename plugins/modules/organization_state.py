@@ -48,11 +48,11 @@ options:
       - C(settings) takes the settings of M(posthog.admin.organization); C(default_role) names the role
         new members get (set once the roles exist).
       - C(projects), C(roles), C(domains), C(identity_provider_configs), C(proxy_records), C(batch_exports),
-        C(hog_functions), C(plugins) and C(event_definitions) are lists whose items take the options of one
-        object of M(posthog.admin.project), M(posthog.admin.role), M(posthog.admin.domain),
+        C(access_controls), C(hog_functions), C(plugins) and C(event_definitions) are lists whose items take
+        the options of one object of M(posthog.admin.project), M(posthog.admin.role), M(posthog.admin.domain),
         M(posthog.admin.identity_provider_config) (PostHog's newest API only), M(posthog.admin.proxy_record),
-        M(posthog.admin.batch_export), M(posthog.admin.hog_function) (PostHog's newest API only; with its own
-        C(project_id)), M(posthog.admin.pipeline_plugin) (with its C(family)) and
+        M(posthog.admin.batch_export), M(posthog.admin.access_control) and M(posthog.admin.hog_function)
+        (PostHog's newest API only; each with its own C(project_id)), M(posthog.admin.pipeline_plugin) (with its C(family)) and
         M(posthog.admin.event_definition) (with its own C(project_id));
         C(roster) takes the options of M(posthog.admin.roster).
       - Values of options those modules mark secret (destination credentials, an OIDC client secret) are

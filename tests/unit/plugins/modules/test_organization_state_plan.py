@@ -298,3 +298,27 @@ def test_a_real_run_fails_before_any_write_where_check_mode_would_only_warn(run_
     real = run_live(organization_state, dict(definition=doc))
     assert real["failed"] and "default_role 'Nobody' is not a role of the organization" in real["msg"]
     assert live.requests == []  # the plan failed: not the settings, not the role
+
+
+def test_access_control_rules_round_trip_and_prune(run_live, live):
+    features(live, "role_based_access", "advanced_permissions", "access_control")
+    person(live, "ana@example.com")
+    ops = role(live, "Ops")
+    live.api("PUT", "/api/projects/1/access_controls/", dict(access_level="member"))
+    live.api("PUT", "/api/projects/1/access_controls/", dict(access_level="admin", role=ops["id"]))
+    live.api("PUT", "/api/projects/1/resource_access_controls/", dict(resource="dashboard", access_level="viewer"))
+    exported = run_live(organization_state_info, dict(organization=org_id(live)))
+    assert not exported["failed"], exported.get("msg")
+    document = exported["definition"]
+    assert sorted(document["access_controls"], key=str) == sorted([
+        dict(resource="project", access_level="member"), dict(resource="project", access_level="admin", role="Ops"),
+        dict(resource="dashboard", access_level="viewer")], key=str)
+    assert run_live(organization_state, dict(definition=document))["changed"] is False
+    document["access_controls"] = [r for r in document["access_controls"] if r["resource"] == "project"]
+    drift = run_live(organization_state, dict(definition=document, prune=True), check=True)
+    assert not drift["failed"], drift["msg"]
+    assert [(a["section"], a["action"]) for a in drift["plan"]] == [("access_controls", "deleted")]
+    applied = run_live(organization_state, dict(definition=document, prune=True))
+    assert not applied["failed"] and applied["plan"] == drift["plan"], applied.get("msg")
+    assert live.api("GET", "/api/projects/1/resource_access_controls/")["access_controls"] == []
+    assert run_live(organization_state, dict(definition=document, prune=True))["changed"] is False
