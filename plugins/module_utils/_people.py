@@ -460,6 +460,16 @@ def list_members(task, **query):
     return task.client.list_all(path, params=params or None, context="listing members")
 
 
+def members_with_email(task, email):
+    """The members whose address is ``email`` in any letter case (plus whatever else the lookup returned).
+    PostHog's ``?email=`` filter matches exactly (docs/posthog_facts.md §4), so when it finds no
+    address equal but for case, the ``search`` filter (case-insensitive, on the address too) is asked."""
+    found = list_members(task, email=email)
+    if any(member_email(m).lower() == email.lower() for m in found):
+        return found
+    return list_members(task, search=email)
+
+
 def list_invites(task):
     path = task.org_path("invites")
     if task.missing_parent:
@@ -605,11 +615,7 @@ class Member(Resource):
 
     def candidates(self, option, value):
         if option == "email":
-            # PostHog filters by exact email; when that misses (another case), search.
-            found = list_members(self.task, email=value)
-            if any(member_email(m).lower() == value.lower() for m in found):
-                return found
-            return list_members(self.task, search=value)
+            return members_with_email(self.task, value)
         return list_members(self.task)
 
     def read(self, obj, field):
@@ -724,7 +730,7 @@ class Invites(Planner):
             doomed = [(p, invites_by_key.get(p["key"]) or []) for p in self.people]
             return dict(absent=True, doomed=[(p, found) for p, found in doomed if found])
         if len(self.people) == 1:
-            members = list_members(self.task, email=self.people[0]["email"])
+            members = members_with_email(self.task, self.people[0]["email"])
         else:
             members = list_members(self.task)
         members_by_key = index_members(members)
