@@ -461,12 +461,12 @@ def list_members(task, **query):
 
 
 def members_with_email(task, email):
-    """The members whose address is ``email`` in any letter case (plus whatever else the lookup returned).
-    PostHog's ``?email=`` filter matches exactly (docs/posthog_facts.md §4), so when it finds no
-    address equal but for case, the ``search`` filter (case-insensitive, on the address too) is asked."""
-    found = list_members(task, email=email)
-    if any(member_email(m).lower() == email.lower() for m in found):
-        return found
+    """The members whose address is ``email`` in any letter case (and whoever else the read returned:
+    match them with ``member_email(m).lower()``). One read: PostHog's ``?email=`` filter matches the
+    address exactly, its ``search`` matches it as a case-insensitive substring first
+    (docs/posthog_facts.md §4); an address longer than search's 200 characters reads every member."""
+    if len(email) > 200:
+        return list_members(task)
     return list_members(task, search=email)
 
 
@@ -615,7 +615,11 @@ class Member(Resource):
 
     def candidates(self, option, value):
         if option == "email":
-            return members_with_email(self.task, value)
+            # PostHog filters by exact email; when that misses (another case), search.
+            found = list_members(self.task, email=value)
+            if any(member_email(m).lower() == value.lower() for m in found):
+                return found
+            return list_members(self.task, search=value)
         return list_members(self.task)
 
     def read(self, obj, field):
@@ -683,7 +687,7 @@ def read_members(task, params):
 # ------------------------------------------------------------------------------------ invites
 INVITE_ARGUMENT_SPEC = dict(
     state=dict(type="str", default="present", choices=["present", "absent"]),
-    target_email=dict(type="str"),
+    email=dict(type="str", aliases=["target_email"]),
     first_name=dict(type="str"),
     level=dict(type="str", choices=LEVEL_CHOICES),
     invite_message=dict(type="str"),
@@ -691,7 +695,7 @@ INVITE_ARGUMENT_SPEC = dict(
         type="list",
         elements="dict",
         options=dict(
-            target_email=dict(type="str", required=True),
+            email=dict(type="str", required=True, aliases=["target_email"]),
             first_name=dict(type="str"),
             level=dict(type="str", choices=LEVEL_CHOICES),
             invite_message=dict(type="str"),
@@ -705,7 +709,7 @@ INVITE_INFO_ARGUMENT_SPEC = dict(email=dict(type="str"), include_expired=dict(ty
 
 
 class Invites(Planner):
-    """The invites of one task (``target_email`` or ``invites``): sent in bulk where missing, or revoked."""
+    """The invites of one task (``email`` or ``invites``): sent in bulk where missing, or revoked."""
 
     progress_kinds = ("invited", "revoked")
 
@@ -714,12 +718,12 @@ class Invites(Planner):
         defaults = dict(level=params.get("level"), first_name=params.get("first_name"),
                         message=params.get("invite_message"))
         if params.get("invites") is not None:
-            items = [dict(target_email=i["target_email"], level=i.get("level"), first_name=i.get("first_name"),
+            items = [dict(email=i["email"], level=i.get("level"), first_name=i.get("first_name"),
                           message=i.get("invite_message")) for i in params["invites"]]
         else:
-            items = [dict(target_email=params["target_email"])]
+            items = [dict(email=params["email"])]
         try:
-            self.people = desired_people(items, "target_email", defaults=defaults)
+            self.people = desired_people(items, "email", defaults=defaults)
         except ValueError as exc:
             return [str(exc)]
         return []
@@ -780,7 +784,7 @@ class Invites(Planner):
                 already_members=[member_email(plan["members_by_key"][p["key"]]) for p in plan["already_members"]],
                 removed=[],
             )
-        if self.params.get("target_email") is not None:
+        if self.params.get("email") is not None:
             result["invite"] = result["invites"][0] if result["invites"] else {}
         return result
 

@@ -18,8 +18,7 @@ from ansible_collections.posthog.admin.tests.unit.objects import invite as invit
 
 INVITES = ORG + "invites/"
 LIST_INVITES = "GET %s?limit=500" % INVITES
-MEMBERS_OF_ANN = "GET %smembers/?email=ann%%40x.com&limit=500" % ORG
-SEARCH_ANN = "GET %smembers/?limit=500&search=ann%%40x.com" % ORG
+MEMBERS_OF_ANN = "GET %smembers/?limit=500&search=ann%%40x.com" % ORG
 LIST_MEMBERS = "GET %smembers/?limit=500" % ORG
 
 
@@ -28,20 +27,19 @@ def people(count, **fields):
 
 
 def test_one_invite_is_one_post(server, run_module):
-    server.script((200, page()), (200, page()), (200, page()), (201, invitation("ann@x.com", 8)))
+    server.script((200, page()), (200, page()), (201, invitation("ann@x.com", 8)))
     result = run_module(invite, dict(target_email="Ann@X.COM", level="admin", first_name="Ann"))
     assert result["changed"] is True and result["created"] == ["Ann@x.com"]
-    assert run_module.calls == [LIST_INVITES, "GET %smembers/?email=Ann%%40x.com&limit=500" % ORG,
-                                "GET %smembers/?limit=500&search=Ann%%40x.com" % ORG, "POST " + INVITES]
+    assert run_module.calls == [LIST_INVITES, "GET %smembers/?limit=500&search=Ann%%40x.com" % ORG, "POST " + INVITES]
     assert run_module.bodies("POST") == [{"target_email": "Ann@x.com", "level": 8, "first_name": "Ann"}]
     assert result["invite"]["level_name"] == "admin" and result["invite"]["id"].startswith("i-ann@x.com")
     assert result["diff"] == {"before": {"Ann@x.com": None}, "after": {"Ann@x.com": "invited as admin"}}
 
 
 def test_check_mode_predicts_the_invite(server, run_module):
-    server.script((200, page()), (200, page()), (200, page()))
+    server.script((200, page()), (200, page()))
     result = run_module(invite, dict(target_email="ann@x.com", send_email=False), check=True)
-    assert result["changed"] is True and run_module.calls == [LIST_INVITES, MEMBERS_OF_ANN, SEARCH_ANN]
+    assert result["changed"] is True and run_module.calls == [LIST_INVITES, MEMBERS_OF_ANN]
     assert result["invite"] == dict(id=None, target_email="ann@x.com", first_name="", level=1, message=None,
                                     is_expired=False, emailing_attempt_made=False, level_name="member")
     assert result["diff"]["after"] == {"ann@x.com": "invited as member"}
@@ -53,38 +51,36 @@ def test_check_mode_predicts_the_invite(server, run_module):
     ([invitation("ann@x.com", expired=True)], [], dict(), dict(expired=["ann@x.com"])),
     ([], [member("ann@x.com")], dict(), dict(already_members=["ann@x.com"])),
 ])
-def test_nothing_to_send_is_two_or_three_reads(server, run_module, invites, members, args, outcome):
-    server.script((200, page(*invites)), (200, page(*members)), (200, page()))
+def test_nothing_to_send_is_two_reads(server, run_module, invites, members, args, outcome):
+    server.script((200, page(*invites)), (200, page(*members)))
     result = run_module(invite, dict(args, target_email="ann@x.com"))
-    assert result["changed"] is False and len(server.requests) == (2 if members else 3)
+    assert result["changed"] is False and len(server.requests) == 2
     assert dict((k, result[k]) for k in outcome) == outcome
 
 
-@pytest.mark.parametrize("members", [[], [member("Jane.Doe@ops.example")], [member("jane.doe@ops.example")]])
+@pytest.mark.parametrize("members", [[], [member("Jane.Doe@ops.example")], [member("Jane.Doe@ops.example.org")]])
 @pytest.mark.parametrize("check", [True, False])
-def test_one_address_finds_a_member_whatever_its_case(server, run_module, members, check):
-    """PostHog's ``?email=`` matches exactly: when it misses, the member is looked for with ``search``
-    and matched case-insensitively, in check mode and for real, so a member is never invited (the
-    real run used to meet PostHog's 400 "already belongs" after check mode said "invited")."""
-    exact = [m for m in members if m["user"]["email"] == "jane.doe@ops.example"]
-    server.script((200, page()), (200, page(*exact)), (200, page(*members)),
-                  (201, invitation("jane.doe@ops.example")))
-    result = run_module(invite, dict(target_email="jane.doe@ops.example"), check=check)
+@pytest.mark.parametrize("args", [dict(email="jane.doe@ops.example"), dict(target_email="jane.doe@ops.example"),
+                                  dict(invites=[dict(email="jane.doe@ops.example")])])
+def test_one_address_finds_a_member_whatever_its_case(server, run_module, members, check, args):
+    """PostHog's ``?email=`` matches exactly, so one address is looked for with ``search`` (a
+    case-insensitive substring) and matched case-insensitively, in check mode and for real: a member
+    is never invited (the real run used to meet PostHog's 400 "already belongs" after check mode
+    said "invited"). ``email`` is the spelling of member and roster; ``target_email`` still works."""
+    server.script((200, page()), (200, page(*members)), (201, invitation("jane.doe@ops.example")))
+    result = run_module(invite, args, check=check)
     posts = [c for c in run_module.calls if c.startswith("POST")]
-    if members:
-        assert result["changed"] is False and result["created"] == [] and result["invite"] == {}
-        assert result["already_members"] == [members[0]["user"]["email"]] and posts == []
-    else:
+    assert run_module.calls[1] == "GET %smembers/?limit=500&search=jane.doe%%40ops.example" % ORG
+    if members and members[0]["user"]["email"] == "Jane.Doe@ops.example":
+        assert result["changed"] is False and result["created"] == [] and posts == []
+        assert result["already_members"] == ["Jane.Doe@ops.example"]
+    else:  # nobody, or an address that only contains this one
         assert result["changed"] is True and result["created"] == ["jane.doe@ops.example"]
         assert posts == ([] if check else ["POST " + INVITES])
-    assert run_module.calls[1] == "GET %smembers/?email=jane.doe%%40ops.example&limit=500" % ORG
-    if not exact:
-        assert run_module.calls[2] == "GET %smembers/?limit=500&search=jane.doe%%40ops.example" % ORG
 
 
 def test_an_expired_invite_is_sent_again_when_asked(server, run_module):
-    server.script((200, page(invitation("ann@x.com", expired=True))), (200, page()), (200, page()),
-                  (201, invitation("ann@x.com")))
+    server.script((200, page(invitation("ann@x.com", expired=True))), (200, page()), (201, invitation("ann@x.com")))
     result = run_module(invite, dict(target_email="ann@x.com", resend_expired=True))
     assert result["changed"] is True and result["created"] == ["ann@x.com"]
     assert result["diff"] == {"before": {"ann@x.com": "invite expired (member)"},
@@ -138,19 +134,18 @@ def test_a_refused_chunk_says_what_the_chunks_before_it_invited(server, run_modu
 ])
 def test_a_lost_answer_is_recovered_from_the_invites_not_sent_again(server, run_module, args, path, ids):
     made = [invitation("p01@x.com", invite_id="i1"), invitation("p00@x.com", invite_id="i0")]
-    reads = 2 if "invites" in args else 3  # one address: the exact filter, then search
-    server.script(*([(200, page())] * reads + [(502, {"detail": "bad gateway"}), (200, page(*made))]))
+    server.script((200, page()), (200, page()), (502, {"detail": "bad gateway"}), (200, page(*made)))
     result = run_module(invite, args)
     assert result["changed"] is True and [i["id"] for i in result["invites"]] == ids
-    assert run_module.calls[reads:] == [path, LIST_INVITES]
+    assert run_module.calls[2:] == [path, LIST_INVITES]
 
 
 @pytest.mark.parametrize("args, words", [
     (dict(target_email="nope"), "'nope' is not an email address"),
     (dict(invites=[dict(target_email="a@x.com"), dict(target_email="A@X.com")]), "A@x.com is listed twice (items 1 and 2)"),
     (dict(target_email="a@x.com", first_name="x" * 31), "longer than PostHog's 30 characters"),
-    (dict(target_email="a@x.com", invites=[]), "parameters are mutually exclusive: target_email|invites"),
-    (dict(level="admin"), "one of the following is required: target_email, invites"),
+    (dict(target_email="a@x.com", invites=[]), "parameters are mutually exclusive: email|invites"),
+    (dict(level="admin"), "one of the following is required: email, invites"),
 ])
 def test_bad_options_fail_before_any_request(run_module, args, words):
     assert words in run_module.refuses(invite, args)
