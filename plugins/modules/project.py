@@ -209,7 +209,7 @@ project:
   description:
     - The project as PostHog returns it after the task, with all its settings (in check mode, as it
       would be; a project not created yet has no C(id) or C(api_token)). Empty after O(state=absent).
-    - C(slack_incoming_webhook) is masked.
+    - C(slack_incoming_webhook), C(secret_api_token) and C(secret_api_token_backup) are masked.
   returned: always
   type: dict
   sample:
