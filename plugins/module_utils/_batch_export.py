@@ -32,8 +32,8 @@ from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     values_match,
 )
 
-# posthog/batch_exports/models.py and service.py (facts 5, "Destination types and config keys"),
-# and the newest products/batch_exports/backend/presentation/views/batch_export/ (facts 10).
+# posthog/batch_exports/models.py and service.py (docs/posthog_facts.md §5, "Destination types and config keys"),
+# and the newest products/batch_exports/backend/presentation/views/batch_export/ (docs/posthog_facts.md §10.1).
 # Every type also accepts exclude_events and include_events. ``integration``: the kind of
 # integration that holds the credentials in PostHog's newest code; ``with_integration``: what a new
 # export needs besides the integration.
@@ -284,7 +284,7 @@ def pause_recover(client, detail_path, want_paused, context=None):
     """A ``recover`` for a pause/unpause POST whose answer was lost (5xx, dropped connection).
 
     Returns the export when it is already as wanted, else None so that the client asks again:
-    both actions are no-ops on an export already in that state (facts 5, "Actions").
+    both actions are no-ops on an export already in that state (docs/posthog_facts.md §5, "Actions").
     """
     def recover():
         obj = client.get_or_none(detail_path, context=context)
