@@ -148,7 +148,7 @@ EXAMPLES = r"""
 - name: Revoke an invite
   posthog.admin.invite:
     organization: Acme
-    email: jane@example.com
+    email: former-hire@example.com
     state: absent
 """
 

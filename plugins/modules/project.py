@@ -184,11 +184,18 @@ EXAMPLES = r"""
         type: person
   register: acme_web
 
-- name: Rename it, keeping its id
+- name: Find the project still called Acme Site
+  posthog.admin.project_info:
+    organization: Acme
+    name: Acme Site
+  register: acme_site
+
+- name: Rename it to Acme Website, keeping its id (nothing left to do once it is renamed)
   posthog.admin.project:
     organization: Acme
-    id: "{{ acme_web.project.id }}"
+    id: "{{ acme_site.projects[0].id }}"
     name: Acme Website
+  when: acme_site.projects | length == 1
 
 - name: Delete a project by id (its data goes with it)
   posthog.admin.project:

@@ -102,8 +102,9 @@ def playbook(config, setup):
         raise AssertionError("modules whose examples setup.yml does not place in its order: %s" % missing)
     plays = []
     only = [n for n in os.environ.get("EXAMPLES_ONLY", "").split(",") if n]  # while writing examples
+    pending = setup.get("pending") or {}
     for name in order:
-        if only and name not in only:
+        if (only and name not in only) or name in pending:
             continue
         module_setup = setup.get("modules", {}).get(name) or {}
         tasks = [setup_task(t) for t in module_setup.get("before", [])]
@@ -121,7 +122,7 @@ def playbook(config, setup):
             "vars": variables,
             "tasks": tasks,
         })
-    for play in [] if only and "role" not in only else role_example():
+    for play in [] if (only and "role" not in only) or "role" in pending else role_example():
         play = dict(play)
         play["name"] = "examples of the role: " + play.get("name", "")
         play["hosts"] = "localhost"
@@ -170,8 +171,9 @@ def main():
     with open(os.path.join(HERE, "examples.yml"), "w") as handle:
         yaml.safe_dump(playbook(config, setup), handle, sort_keys=False, width=120)
     with open(os.path.join(HERE, "role_vars.json"), "w") as handle:
-        json.dump({"ansible_python_interpreter": sys.executable, "organization_as_code_host": config["posthog_host"],
-                   "organization_as_code_api_key": config["posthog_api_key"]}, handle)
+        json.dump(dict(setup.get("vars", {}), ansible_python_interpreter=sys.executable,
+                       organization_as_code_host=config["posthog_host"],
+                       organization_as_code_api_key=config["posthog_api_key"]), handle)
     env = dict(os.environ, ANSIBLE_CALLBACK_PLUGINS=os.path.join(HERE, "callback_plugins"), ANSIBLE_PIPELINING="1",
                ANSIBLE_CALLBACKS_ENABLED="examples_record")
     actions = set(setup.get("actions", []))
@@ -204,6 +206,8 @@ def main():
     for entry in runs["again"]:
         if entry["changed"] and entry["task"] not in actions:
             problems.append("the second real run changed: %s / %s" % (entry["play"], entry["task"]))
+    for name, why in sorted((setup.get("pending") or {}).items()):
+        print("NOT RUN YET: the examples of %s: %s" % (name, why))
     if problems:
         print("\n".join(problems))
         sys.exit(1)
