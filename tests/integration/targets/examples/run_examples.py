@@ -36,7 +36,23 @@ except ImportError:  # pragma: no cover - Python 2
 import yaml
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-COLLECTION = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
+
+
+def collection_root():
+    """Where ansible finds posthog.admin (ansible-test runs this target from a copy of the target
+    alone), else the checkout this file is in."""
+    try:
+        answer = subprocess.check_output(["ansible-galaxy", "collection", "list", "posthog.admin", "--format", "json"],
+                                         universal_newlines=True, stderr=subprocess.DEVNULL)
+        for base, found in json.loads(answer).items():
+            if "posthog.admin" in found:
+                return os.path.join(base, "posthog", "admin")
+    except (OSError, ValueError, subprocess.CalledProcessError):
+        pass
+    return os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
+
+
+COLLECTION = collection_root()
 SETUP_PREFIX = "SETUP: "
 
 
