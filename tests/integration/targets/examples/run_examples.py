@@ -110,8 +110,9 @@ def setup_task(task):
     task.setdefault("check_mode", False)
     if not task.pop("in_check_run", False):
         condition = task.get("when")
-        task["when"] = ["examples_run != 'check'"] + (condition if isinstance(condition, list) else
-                                                       [condition] if condition else [])
+        if not isinstance(condition, list):
+            condition = [condition] if condition else []
+        task["when"] = ["examples_run != 'check'"] + condition
     return task
 
 

@@ -156,8 +156,8 @@ def test_check_mode_fails_where_the_plan_has_no_room(server, run_module, feature
     result = run_module(project, dict(name="Second"), check=True)
     assert run_module.calls == ["GET %s?limit=500" % PROJECTS, "GET " + ORG_PATH]
     if fails:
-        assert result["failed"] and result["msg"].startswith("creating project 'Second' would fail: PostHog would "
-                                                              "answer HTTP 403")
+        lead = "creating project 'Second' would fail: PostHog would answer HTTP 403"
+        assert result["failed"] and result["msg"].startswith(lead)
         assert "organizations_projects" in result["msg"]  # the same advice as the real run's
     else:
         assert result["changed"] is True and not result.get("failed")
