@@ -7,7 +7,7 @@ is active. An unknown key gives 401 ``authentication_failed`` "Personal API key 
 <source> is invalid." where <source> is "Authorization header", "body" or "query string".
 
 No key at all: DRF raises ``NotAuthenticated`` ("Authentication credentials were not provided.").
-Because :meth:`authenticate_header` returns "Bearer", DRF answers 401 rather than 403 (facts 0.4);
+Because :meth:`authenticate_header` returns "Bearer", DRF answers 401 rather than 403 (docs/posthog_facts.md §0.4);
 the hog-handler then drops the ``WWW-Authenticate`` header, which is faithful to PostHog.
 """
 

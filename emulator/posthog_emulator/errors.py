@@ -1,4 +1,4 @@
-"""Error bodies outside DRF views, in PostHog's ``{type, code, detail, attr}`` shape (facts 0.4).
+"""Error bodies outside DRF views, in PostHog's ``{type, code, detail, attr}`` shape (docs/posthog_facts.md §0.4).
 
 DRF views get their error bodies from ``exceptions_hog.exception_handler`` (set in settings).
 This module covers what that handler never sees: Django-level 404/500 responses (unknown paths)
@@ -29,7 +29,7 @@ def not_found(detail: str = "Not found.") -> JsonResponse:
 
 
 def handler404(request, exception=None):
-    """Unknown path. PostHog's catch-all answers "Endpoint not found." (facts 0.2)."""
+    """Unknown path. PostHog's catch-all answers "Endpoint not found." (docs/posthog_facts.md §0.2)."""
     return not_found("Endpoint not found.")
 
 

@@ -27,7 +27,7 @@ it injected).
 
 Bodies, as PostHog and the proxies in front of it send them:
 
-* 429: PostHog's throttled body (facts 0.4, 0.7) ``{"type": "throttled_error", "code":
+* 429: PostHog's throttled body (docs/posthog_facts.md §0.4, §0.7) ``{"type": "throttled_error", "code":
   "throttled", "detail": "Request was throttled. Expected available in N seconds.", "attr":
   null}`` where N is ``body_wait`` ("1 second." when 1, as DRF words it); without ``body_wait``
   the detail is "Request was throttled." and carries no wait.
@@ -36,7 +36,7 @@ Bodies, as PostHog and the proxies in front of it send them:
 * 502, 504: an HTML page, as a load balancer answers (not JSON).
 
 ``retry_after`` adds a ``Retry-After: <seconds>`` header to any of them (PostHog itself sends none
-on 429, facts 0.4). ``delay`` sleeps that many seconds first (outside the database lock).
+on 429, docs/posthog_facts.md §0.4). ``delay`` sleeps that many seconds first (outside the database lock).
 """
 
 from __future__ import annotations

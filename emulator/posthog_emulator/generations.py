@@ -1,6 +1,6 @@
 """API generations, switchable at runtime (``GET|PUT /_emulator/generations``).
 
-Where PostHog's API changed shape across versions (facts "[VERSION DRIFT]", facts 10), the
+Where PostHog's API changed shape across versions (docs/posthog_facts.md: "version drift", and §10), the
 emulator answers with one generation per resource and a test can switch a resource to another to
 prove how a client copes with it. The default depends on the profile (:mod:`posthog_emulator.profiles`):
 
@@ -14,7 +14,7 @@ the overrides, so the new profile's defaults apply.
 ``domains``
     ``middle``: the 2024-25 public schema (and the April 2026 schema), SAML columns
     (``saml_entity_id``, ``saml_acs_url``, ``saml_x509_cert``) and ``scim_enabled`` on the domain
-    (facts 2, "Fields").
+    (docs/posthog_facts.md §2, "Fields").
     ``newest``: SAML and SCIM live on identity provider configurations; the domain shows only
     ``id``, ``domain``, ``is_verified``, ``verified_at``, ``verification_challenge``,
     ``jit_provisioning_enabled``, ``sso_enforcement``, ``has_saml``, ``has_scim``,

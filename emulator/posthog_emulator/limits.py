@@ -10,7 +10,7 @@
 * **Huge ``limit``/``offset``** (``?limit=99999999999999999999999`` overflowed SQLite's 64-bit
   integers): :class:`LimitOffsetPagination` clamps both to :data:`MAX_PAGE` the way DRF clamps
   ``limit`` to ``max_limit``. A billion rows is beyond any emulator database, so the pages are
-  the same as with no maximum (PostHog's setting, facts 0.2).
+  the same as with no maximum (PostHog's setting, docs/posthog_facts.md §0.2).
 """
 
 from __future__ import annotations

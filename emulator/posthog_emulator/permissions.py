@@ -1,4 +1,5 @@
-"""Permission classes shared by every viewset, mirroring ``posthog/permissions.py`` (facts 0.6, 0.8).
+"""Permission classes shared by every viewset, mirroring ``posthog/permissions.py``
+(docs/posthog_facts.md §0.6, §0.8).
 
 Viewsets declare what they need with attributes; nothing here knows about a particular resource:
 
@@ -23,7 +24,7 @@ from posthog_emulator import profiles
 from posthog_emulator.auth import personal_api_key_of
 from posthog_emulator.models import Organization, OrganizationMembership
 
-#: Scope objects of ``posthog/scopes.py`` (facts 0.6). Keys may only carry ``*`` or
+#: Scope objects of ``posthog/scopes.py`` (docs/posthog_facts.md §0.6). Keys may only carry ``*`` or
 #: ``<object>:read`` / ``<object>:write`` with one of these objects.
 API_SCOPE_OBJECTS = (
     "action", "access_control", "activity_log", "annotation", "batch_export", "batch_import", "cohort",
@@ -107,7 +108,7 @@ def membership_level(user, organization: Organization) -> int | None:
 
 
 class APIScopePermission(BasePermission):
-    """Personal API key scopes (facts 0.6).
+    """Personal API key scopes (docs/posthog_facts.md §0.6).
 
     Order of checks, as in PostHog:
 
@@ -243,7 +244,7 @@ class OrganizationMemberPermissions(BasePermission):
 
 
 class OrganizationAdminWritePermissions(BasePermission):
-    """Reads are open to members; writes need level >= 8 (admin), else 403 (facts 0.8).
+    """Reads are open to members; writes need level >= 8 (admin), else 403 (docs/posthog_facts.md §0.8).
 
     Must follow :class:`OrganizationMemberPermissions`. A requester with no membership at all
     gets 404 "Organization not found.", as in PostHog.

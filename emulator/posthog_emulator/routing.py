@@ -1,6 +1,6 @@
 """Routing helpers: an optional-slash router and mixins for nested resources.
 
-Mirrors ``posthog/api/routing.py`` (facts 0.2):
+Mirrors ``posthog/api/routing.py`` (docs/posthog_facts.md §0.2):
 
 * :class:`OptionalSlashRouter` answers ``/path`` and ``/path/`` alike, with no redirect
   (``DefaultRouterPlusPlus`` sets ``trailing_slash = "/?"``; ``APPEND_SLASH`` is False).
@@ -98,7 +98,7 @@ class OrganizationNestedMixin(EmulatorViewSetMixin):
 
     Exposes ``self.organization``. ``get_queryset`` restricts the viewset's ``queryset`` to that
     organization (field named by ``organization_lookup``), so an object of another organization
-    answers 404 even under your own organization's URL (facts 8, item 4). Add filtering in
+    answers 404 even under your own organization's URL (docs/posthog_facts.md §8, item 4). Add filtering in
     :meth:`safely_get_queryset`.
     """
 

@@ -14,7 +14,7 @@ Configuration comes from environment variables, which :mod:`posthog_emulator.cli
 ``POSTHOG_EMULATOR_REQUEST_LOG_MAX``
     How many requests the request log keeps (default 100000; oldest dropped first).
 
-Mirrors ``posthog/settings/web.py`` where it matters (facts 0.2-0.4): ``APPEND_SLASH = False``,
+Mirrors ``posthog/settings/web.py`` where it matters (docs/posthog_facts.md §0.2-§0.4): ``APPEND_SLASH = False``,
 limit/offset pagination with a page size of 100 and no maximum, DRF's default parsers, and
 ``exceptions_hog.exception_handler`` as the exception handler.
 """
@@ -34,7 +34,7 @@ USE_I18N = False
 APPEND_SLASH = False
 ROOT_URLCONF = "posthog_emulator.urls"
 WSGI_APPLICATION = None
-DATA_UPLOAD_MAX_MEMORY_SIZE = 20 * 1024 * 1024  # PostHog: 20 MB (facts 0.2)
+DATA_UPLOAD_MAX_MEMORY_SIZE = 20 * 1024 * 1024  # PostHog: 20 MB (docs/posthog_facts.md §0.2)
 DEFAULT_AUTO_FIELD = "django.db.models.AutoField"
 
 INSTALLED_APPS = ["rest_framework", "drf_spectacular", "posthog_emulator"]

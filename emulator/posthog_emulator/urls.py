@@ -1,7 +1,7 @@
 """URL configuration: ``/api/`` (the emulated API) and ``/_emulator/`` (the control API).
 
 Anything else answers 404 ``{"type": "invalid_request", "code": "not_found", "detail":
-"Endpoint not found.", "attr": null}``, like PostHog's catch-all (facts 0.2).
+"Endpoint not found.", "attr": null}``, like PostHog's catch-all (docs/posthog_facts.md §0.2).
 """
 
 from django.urls import include, re_path

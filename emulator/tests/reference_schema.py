@@ -1,9 +1,10 @@
 """Answers checked against PostHog's own OpenAPI schema of April 2026.
 
-``../shared/reference/posthog-openapi/org-admin-2026-04.json`` (the PyPI package
-``arcade-posthog-api`` ships it; see that directory's README) is found from the environment
-variable ``POSTHOG_OPENAPI_REFERENCE`` or in a ``shared/reference/posthog-openapi/`` directory
-beside one of this checkout's parent directories; tests that need it are skipped without it.
+PostHog's generated schema (drf-spectacular), as the PyPI package ``arcade-posthog-api`` 0.2.1 ships
+it (``moar/openapi.json``; docs/posthog_facts.md says where it stands among the sources), is found
+from the environment variable ``POSTHOG_OPENAPI_REFERENCE``, or as ``org-admin-2026-04.json`` (that
+schema cut down to the organization-administration paths) in a ``shared/reference/posthog-openapi/``
+directory beside one of this checkout's parent directories; tests that need it are skipped without it.
 
 The schema is OpenAPI 3.0 (``nullable``, ``readOnly``/``writeOnly``); :func:`json_schema` turns a
 response schema into JSON Schema. drf-spectacular documents what it cannot type as a string, and

@@ -1,4 +1,4 @@
-"""Authentication with personal API keys (facts 0.4, 0.5)."""
+"""Authentication with personal API keys (docs/posthog_facts.md §0.4, §0.5)."""
 
 from django.utils import timezone
 

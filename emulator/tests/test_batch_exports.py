@@ -1,4 +1,4 @@
-"""Batch exports (spec 2.3, 3.1, 4.2; facts 5)."""
+"""Batch exports (spec 2.3, 3.1, 4.2; docs/posthog_facts.md §5)."""
 
 import datetime as dt
 

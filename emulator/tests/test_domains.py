@@ -1,4 +1,4 @@
-"""The domains resource (spec 2.4 / 3.3 / 4.3, facts 2) and the DNS control endpoint."""
+"""The domains resource (spec 2.4 / 3.3 / 4.3, docs/posthog_facts.md §2) and the DNS control endpoint."""
 
 import re
 
@@ -388,7 +388,7 @@ def test_dns_records_are_cleared_on_reset(boot, client):
     assert not DNSRecord.objects.exists()
 
 
-# ------------------------------------------------------------------ newest generation (facts 2)
+# ------------------------------------------------------------------ newest generation (docs/posthog_facts.md §2)
 
 NEWEST_DOMAIN_FIELDS = [
     "id", "domain", "is_verified", "verified_at", "verification_challenge", "jit_provisioning_enabled",

@@ -1,4 +1,4 @@
-"""Event definitions of a project (spec 4.7, facts 7 and 0.6) and their control endpoints."""
+"""Event definitions of a project (spec 4.7, docs/posthog_facts.md §7 and §0.6) and their control endpoints."""
 
 import uuid
 

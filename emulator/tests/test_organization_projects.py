@@ -1,4 +1,4 @@
-"""``/api/organizations/<id>/projects`` (facts 10 "Projects"; ``posthog/api/project.py``) and the
+"""``/api/organizations/<id>/projects`` (docs/posthog_facts.md §10.5; ``posthog/api/project.py``) and the
 features control endpoint that grants more than one project."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""The organizations resource (spec 2.2 / 4.1, facts 1)."""
+"""The organizations resource (spec 2.2 / 4.1, docs/posthog_facts.md §1)."""
 
 import uuid
 

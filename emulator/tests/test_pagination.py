@@ -1,4 +1,5 @@
-"""Limit/offset envelopes (spec 2.1, facts 0.3): DRF's LimitOffsetPagination, page size 100, no cap."""
+"""Limit/offset envelopes (spec 2.1, docs/posthog_facts.md §0.3): DRF's LimitOffsetPagination, page size
+100, no cap."""
 
 from urllib.parse import parse_qs, urlsplit
 

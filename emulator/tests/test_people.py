@@ -1,4 +1,5 @@
-"""Invites, members, ``/api/users/@me`` and the people control endpoints (spec 2.5-2.7, 3.4, 4.4, 4.5; facts 3, 4)."""
+"""Invites, members, ``/api/users/@me`` and the people control endpoints (spec 2.5-2.7, 3.4, 4.4, 4.5;
+docs/posthog_facts.md §3, §4)."""
 
 from datetime import timedelta
 

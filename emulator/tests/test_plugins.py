@@ -1,4 +1,4 @@
-"""Pipeline plugins in three families (spec 2.8 / 4.6, facts 6)."""
+"""Pipeline plugins in three families (spec 2.8 / 4.6, docs/posthog_facts.md §6)."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""Managed reverse proxies (facts 10 "Proxy records"; ``posthog/api/proxy_record.py`` and the
+"""Managed reverse proxies (docs/posthog_facts.md §10.6; ``posthog/api/proxy_record.py`` and the
 ``create-proxy`` workflow), their pretend provisioning through ``/_emulator/dns`` CNAME records,
 and ``/_emulator/proxy_records/<id>``."""
 

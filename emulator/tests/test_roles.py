@@ -1,5 +1,5 @@
-"""Roles, role memberships and the organization's default role (facts 10 "Roles and access
-control"; ``ee/api/rbac/role.py``, ``User.join`` in ``posthog/models/user.py``)."""
+"""Roles, role memberships and the organization's default role (docs/posthog_facts.md §10.4;
+``ee/api/rbac/role.py``, ``User.join`` in ``posthog/models/user.py``)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Trailing slashes, @current, nested routes, unknown paths (facts 0.2, 0.4)."""
+"""Trailing slashes, @current, nested routes, unknown paths (docs/posthog_facts.md §0.2, §0.4)."""
 
 import uuid
 

@@ -1,4 +1,4 @@
-"""Scopes and scoped keys (facts 0.6)."""
+"""Scopes and scoped keys (docs/posthog_facts.md §0.6)."""
 
 import pytest
 

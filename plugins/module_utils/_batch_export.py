@@ -32,8 +32,8 @@ from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     values_match,
 )
 
-# posthog/batch_exports/models.py and service.py (facts 5, "Destination types and config keys"),
-# and the newest products/batch_exports/backend/presentation/views/batch_export/ (facts 10).
+# posthog/batch_exports/models.py and service.py (docs/posthog_facts.md §5, "Destination types and config keys"),
+# and the newest products/batch_exports/backend/presentation/views/batch_export/ (docs/posthog_facts.md §10.1).
 # Every type also accepts exclude_events and include_events. ``integration``: the kind of
 # integration that holds the credentials in PostHog's newest code; ``with_integration``: what a new
 # export needs besides the integration.
@@ -284,7 +284,7 @@ def pause_recover(client, detail_path, want_paused, context=None):
     """A ``recover`` for a pause/unpause POST whose answer was lost (5xx, dropped connection).
 
     Returns the export when it is already as wanted, else None so that the client asks again:
-    both actions are no-ops on an export already in that state (facts 5, "Actions").
+    both actions are no-ops on an export already in that state (docs/posthog_facts.md §5, "Actions").
     """
     def recover():
         obj = client.get_or_none(detail_path, context=context)
@@ -448,7 +448,8 @@ PAUSE = Pause()
 def find_integration(task, project_id, value, kind=None):
     """The id of the integration ``value`` names in the project: an id as is, else the one whose
     name (``config.name``, or the start of ``display_name``) is ``value``. One list of the
-    project's integrations (of ``kind``) per task; a Failure naming what there is otherwise."""
+    project's integrations (of ``kind``) per task; a Failure naming what there is otherwise (in
+    check mode, a warning and a placeholder: an earlier task may create it)."""
     value = str(value).strip()
     if value.isdigit():
         return int(value)
@@ -469,6 +470,11 @@ def find_integration(task, project_id, value, kind=None):
         raise Failure("integration %r is ambiguous in project %s: %d integrations match (ids %s); give its id as "
                       "destination.integration" % (value, project_id, len(matches), ids))
     there = ", ".join("%s (id %s)" % (i.get("display_name"), i.get("id")) for i in integrations) or "none"
+    if task.check_mode:
+        # As for a missing parent or default role: an earlier task of the play may be about to create it.
+        task.warn("integration %r does not exist yet in project %s (there: %s); check mode assumes an earlier task "
+                  "creates it (a real run fails if it still does not exist)" % (value, project_id, there))
+        return "(the id of integration %r)" % value
     raise Failure("no integration%s named %r in project %s (there: %s); create it in PostHog (%s) or with "
                   "POST /api/projects/%s/integrations/, or give destination.integration as an id"
                   % (" of kind %s" % kind if kind else "", value, project_id, there, INTEGRATIONS_PLACE, project_id))

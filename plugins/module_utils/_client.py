@@ -795,6 +795,25 @@ class PostHogClient:
         return ("%s %s failed: the TLS handshake with %s failed (%s); check that host has the right scheme "
                 "(https:// or http://) and port." % (method, path, origin, reason))
 
+    def _loopback(self):
+        """Whether ``host`` names this machine (where a refused connection will not heal by waiting)."""
+        name = (urlsplit(self._root).hostname or "").lower()
+        return name in ("localhost", "::1") or name.endswith(".localhost") or name.startswith("127.")
+
+    def _cannot_connect(self, cause):
+        """What failed, naming ``host`` (and its variable), the address tried and what to check."""
+        parts = urlsplit(self._root)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        what = {
+            "no_such_name": "the name %s does not resolve" % parts.hostname,
+            "dns_unavailable": "the name %s could not be resolved (no answer from DNS)" % parts.hostname,
+            "refused": "nothing accepts connections on %s port %d (connection refused)" % (parts.hostname, port),
+            "timeout": "connecting to %s port %d timed out" % (parts.hostname, port),
+        }.get(cause, "the connection to %s port %d failed" % (parts.hostname, port))
+        return ("could not connect to %s: %s. Check host (the task's option, or POSTHOG_HOST in the environment): "
+                "it should be your PostHog's address, such as https://us.posthog.com, https://eu.posthog.com or "
+                "http://127.0.0.1:<port> for a local emulator" % (self._root, what))
+
     def _note_retry(self, method, path, why, wait):
         entry = self.scrub("%s %s: %s; retrying in %.1f s" % (method, path, why, wait))
         self.retry_log.append(entry)
@@ -921,7 +940,14 @@ class PostHogClient:
                 # Not transient (and nothing was sent): fail at once, saying what to do.
                 raise self._error(self._tls_message(method, shown_path, exc), method=method, path=shown_path)
             except requests.exceptions.ConnectionError as exc:
-                failure = "connection failed (%s)" % exc.__class__.__name__
+                cause = _connection_cause(exc)
+                if (cause == "no_such_name" or (cause == "refused" and self._loopback())
+                        or (cause == "dns_unavailable" and attempt >= 1)):
+                    # Not transient: a name that does not exist, nothing listening on this machine, or
+                    # DNS still failing after one retry (retrying five times took 13-15 s for nothing).
+                    raise self._error("%s %s failed: %s" % (method, shown_path, self._cannot_connect(cause)),
+                                      method=method, path=shown_path)
+                failure = "connection failed (%s)" % (CONNECTION_CAUSES.get(cause) or exc.__class__.__name__)
                 # A refused or unreachable connection sent nothing; a reset or read timeout may have.
                 nothing_written = isinstance(exc, requests.exceptions.ConnectTimeout) or _is_refused(exc)
                 last_exc = exc
@@ -980,7 +1006,10 @@ class PostHogClient:
                 if response is not None:
                     err = self._error_from_response(method, shown_path, response, context)
                 else:
-                    reason = " (%s)" % self._server_text(last_exc, 300) if last_exc is not None else ""
+                    if isinstance(last_exc, requests.exceptions.ConnectionError):
+                        reason = "; " + self._cannot_connect(_connection_cause(last_exc))
+                    else:
+                        reason = " (%s)" % self._server_text(last_exc, 300) if last_exc is not None else ""
                     err = self._error("%s %s failed: %s%s" % (method, shown_path, failure, reason),
                                       method=method, path=shown_path)
                 sep = " " if err.message.endswith(".") else ". "
@@ -1150,6 +1179,27 @@ def _close(response):
 def _nothing_sent(exc):
     return isinstance(exc, requests.exceptions.ConnectTimeout) or (
         isinstance(exc, requests.exceptions.ConnectionError) and _is_refused(exc))
+
+
+#: Why a connection failed, as a person reads it (``_connection_cause``'s values).
+CONNECTION_CAUSES = dict(no_such_name="the name does not resolve", dns_unavailable="name resolution failed",
+                         refused="connection refused", timeout="connecting timed out")
+
+
+def _connection_cause(exc):
+    """``no_such_name`` (the name does not exist), ``dns_unavailable`` (resolution failed, maybe for
+    a while), ``refused``, ``timeout`` (connecting) or None (a reset, a lost answer...)."""
+    if isinstance(exc, requests.exceptions.ConnectTimeout):
+        return "timeout"
+    text = repr(exc)
+    if ("Name or service not known" in text or "nodename nor servname" in text or "No address associated" in text
+            or "Errno -2]" in text or "Errno -5]" in text or "getaddrinfo failed" in text):
+        return "no_such_name"
+    if "NameResolutionError" in text or "Temporary failure in name resolution" in text or "Errno -3]" in text:
+        return "dns_unavailable"
+    if "Connection refused" in text or "Errno 111" in text or "Errno 61]" in text or "WinError 10061" in text:
+        return "refused"
+    return None
 
 
 def _is_refused(exc):

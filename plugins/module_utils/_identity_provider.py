@@ -7,7 +7,7 @@
 
 """Identity provider configurations: the resource behind identity_provider_config and its _info.
 
-PostHog's newest API (``posthog/api/identity_provider_config.py``, facts 10) keeps SAML, OIDC,
+PostHog's newest API (``posthog/api/identity_provider_config.py``, docs/posthog_facts.md §10.2) keeps SAML, OIDC,
 SCIM and ID-JAG settings in configurations of the organization, each applied to some of its
 domains (``organization_domain_ids``) or to all verified ones (``domain_scope: all``):
 

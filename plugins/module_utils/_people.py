@@ -462,6 +462,16 @@ def list_members(task, **query):
     return task.client.list_all(path, params=params or None, context="listing members")
 
 
+def members_with_email(task, email):
+    """The members whose address is ``email`` in any letter case (and whoever else the read returned:
+    match them with ``member_email(m).lower()``). One read: PostHog's ``?email=`` filter matches the
+    address exactly, its ``search`` matches it as a case-insensitive substring first
+    (docs/posthog_facts.md §4); an address longer than search's 200 characters reads every member."""
+    if len(email) > 200:
+        return list_members(task)
+    return list_members(task, search=email)
+
+
 def list_invites(task):
     path = task.org_path("invites")
     if task.missing_parent:
@@ -694,7 +704,7 @@ def read_members(task, params):
 # ------------------------------------------------------------------------------------ invites
 INVITE_ARGUMENT_SPEC = dict(
     state=dict(type="str", default="present", choices=["present", "absent"]),
-    target_email=dict(type="str"),
+    email=dict(type="str", aliases=["target_email"]),
     first_name=dict(type="str"),
     level=dict(type="str", choices=LEVEL_CHOICES),
     invite_message=dict(type="str"),
@@ -702,7 +712,7 @@ INVITE_ARGUMENT_SPEC = dict(
         type="list",
         elements="dict",
         options=dict(
-            target_email=dict(type="str", required=True),
+            email=dict(type="str", required=True, aliases=["target_email"]),
             first_name=dict(type="str"),
             level=dict(type="str", choices=LEVEL_CHOICES),
             invite_message=dict(type="str"),
@@ -716,7 +726,7 @@ INVITE_INFO_ARGUMENT_SPEC = dict(email=dict(type="str"), include_expired=dict(ty
 
 
 class Invites(Planner):
-    """The invites of one task (``target_email`` or ``invites``): sent in bulk where missing, or revoked."""
+    """The invites of one task (``email`` or ``invites``): sent in bulk where missing, or revoked."""
 
     progress_kinds = ("invited", "revoked")
 
@@ -725,12 +735,12 @@ class Invites(Planner):
         defaults = dict(level=params.get("level"), first_name=params.get("first_name"),
                         message=params.get("invite_message"))
         if params.get("invites") is not None:
-            items = [dict(target_email=i["target_email"], level=i.get("level"), first_name=i.get("first_name"),
+            items = [dict(email=i["email"], level=i.get("level"), first_name=i.get("first_name"),
                           message=i.get("invite_message")) for i in params["invites"]]
         else:
-            items = [dict(target_email=params["target_email"])]
+            items = [dict(email=params["email"])]
         try:
-            self.people = desired_people(items, "target_email", defaults=defaults)
+            self.people = desired_people(items, "email", defaults=defaults)
         except ValueError as exc:
             return [str(exc)]
         return []
@@ -741,7 +751,7 @@ class Invites(Planner):
             doomed = [(p, invites_by_key.get(p["key"]) or []) for p in self.people]
             return dict(absent=True, doomed=[(p, found) for p, found in doomed if found])
         if len(self.people) == 1:
-            members = list_members(self.task, email=self.people[0]["email"])
+            members = members_with_email(self.task, self.people[0]["email"])
         else:
             members = list_members(self.task)
         members_by_key = index_members(members)
@@ -792,7 +802,7 @@ class Invites(Planner):
                 already_members=[member_email(plan["members_by_key"][p["key"]]) for p in plan["already_members"]],
                 removed=[],
             )
-        if self.params.get("target_email") is not None:
+        if self.params.get("email") is not None:
             result["invite"] = result["invites"][0] if result["invites"] else {}
         return result
 

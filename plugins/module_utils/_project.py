@@ -25,12 +25,23 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Field, Resource, name_problem, options_of
+from ansible_collections.posthog.admin.plugins.module_utils._resource import (
+    Failure,
+    Field,
+    Resource,
+    mask,
+    name_problem,
+    options_of,
+)
 
 NAME_MAX_LENGTH = 200
 MAX_RECORDING_DURATION = 30000
 WEEK_DAYS = {"sunday": 0, "monday": 1}
 WEEK_DAY_NAMES = dict((number, name) for name, number in WEEK_DAYS.items())
+
+#: What PostHog answers about a project that is a secret (docs/posthog_facts.md §10.5): masked in
+#: project's results and diffs and in project_info's, so reading one never prints it.
+SECRET_FIELDS = ("slack_incoming_webhook", "secret_api_token", "secret_api_token_backup")
 
 
 def clean_list(values):
@@ -90,6 +101,8 @@ INFO_ARGUMENT_SPEC = dict(id=dict(type="str"), name=dict(type="str"))
 
 MSG_PLAN = ("This organization's plan allows no more projects (PostHog's organizations_projects feature): upgrade "
             "the plan, or delete a project first.")
+PLAN_FEATURE = "organizations_projects"
+MAX_PROJECTS = 2000  # PostHog's MAX_ALLOWED_PROJECTS_PER_ORG, with the feature and no limit
 MSG_NAME_TAKEN = "PostHog compares project names regardless of case: choose another name, or manage that project."
 MSG_CURRENT = ("Like the PostHog web app, creating a project made it the API key user's current project: later tasks "
                "with project_id @current act on it.")
@@ -105,6 +118,7 @@ class Project(Resource):
     named_by = "name or id"
     FIELDS = FIELDS
     folded = ("name",)  # PostHog keeps names unique regardless of case
+    secret_paths = SECRET_FIELDS  # the tokens too, which the module never manages
 
     def collection_path(self):
         return self.task.org_path("projects")
@@ -153,6 +167,19 @@ class Project(Resource):
         payload["name"] = self.params["name"]
         return payload
 
+    def guard(self, current):
+        """Check mode only: a project the plan has no room for fails as the real run would (PostHog's
+        ``PremiumMultiProjectPermission``, docs/posthog_facts.md §10.5), read from the organization's
+        ``available_product_features`` and the projects the look-up listed."""
+        if current is not None or not self.task.check_mode or self.params.get("state") == "absent":
+            return
+        if getattr(self.task, "missing_parent", None) or self.params.get("id") is not None:
+            return
+        organization = self.client.get(self.task.org_path(), context="reading the organization's plan")
+        refusal = plan_refusal(organization, self.seen)
+        if refusal:
+            raise Failure("creating %s would fail: %s %s" % (self.identity(), refusal, MSG_PLAN))
+
     def after_create(self, obj, payload):
         self.task.warn(MSG_CURRENT)
         return obj
@@ -165,19 +192,36 @@ class Project(Resource):
         return error
 
 
+def plan_refusal(organization, projects):
+    """PostHog's refusal of one more non-demo project, or None: without the ``organizations_projects``
+    feature an organization has one; with it, ``limit`` of them (no limit: up to 2000)."""
+    features = (organization or {}).get("available_product_features") if isinstance(organization, dict) else None
+    feature = next((f for f in features or [] if isinstance(f, dict) and f.get("key") == PLAN_FEATURE), None)
+    count = len([p for p in projects or [] if isinstance(p, dict) and not p.get("is_demo")])
+    limit = 1 if feature is None else feature.get("limit")
+    if limit is None:
+        limit = MAX_PROJECTS
+    if isinstance(limit, int) and count >= limit:
+        return ("PostHog would answer HTTP 403 \"You have reached the maximum limit of allowed projects for your "
+                "current plan\": the organization has %d project%s and its plan allows %d." % (
+                    count, "" if count == 1 else "s", limit))
+    return None
+
+
 def read_projects(task, params):
     """project_info: the organization's projects as listed, or (with ``id`` or ``name``) each match
     whole, with its settings."""
     path = task.org_path("projects")
     if params.get("id") is not None:
-        return dict(projects=list_or_get(task, path, params["id"], what="project"))
-    projects = list_or_get(task, path, what="project")
-    name = params.get("name")
-    if name is None:
-        return dict(projects=projects)
-    matches = [p for p in projects if (p.get("name") or "").strip().lower() == name.strip().lower()]
-    return dict(projects=[task.client.get("%s%s/" % (path, p["id"]), context="reading project %s" % p["id"])
-                          for p in matches])
+        projects = list_or_get(task, path, params["id"], what="project")
+    else:
+        projects = list_or_get(task, path, what="project")
+        name = params.get("name")
+        if name is not None:
+            matches = [p for p in projects if (p.get("name") or "").strip().lower() == name.strip().lower()]
+            projects = [task.client.get("%s%s/" % (path, p["id"]), context="reading project %s" % p["id"])
+                        for p in matches]
+    return dict(projects=[mask(p, SECRET_FIELDS) if isinstance(p, dict) else p for p in projects])
 
 
 # ---------------------------------------------------------------------------------- exporting

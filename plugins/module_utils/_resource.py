@@ -282,12 +282,15 @@ class Resource:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if "FIELDS" in cls.__dict__:  # one description: the engine's lists are derived from it
+        if "FIELDS" in cls.__dict__:  # one description: the engine's lists are derived from it (unless given)
             cls.field_map = dict((f.name, f) for f in cls.FIELDS)
-            cls.fields = tuple(f.name for f in cls.FIELDS)
-            cls.unordered = tuple(f.name for f in cls.FIELDS if f.unordered)
-            cls.secret_paths = tuple(f.name for f in cls.FIELDS if f.secret)
-            cls.frozen = tuple(f.name for f in cls.FIELDS if f.frozen)
+            derived = dict(fields=tuple(f.name for f in cls.FIELDS),
+                           unordered=tuple(f.name for f in cls.FIELDS if f.unordered),
+                           secret_paths=tuple(f.name for f in cls.FIELDS if f.secret),
+                           frozen=tuple(f.name for f in cls.FIELDS if f.frozen))
+            for name, value in derived.items():
+                if name not in cls.__dict__:
+                    setattr(cls, name, value)
 
     field_map = {}
 

@@ -197,7 +197,7 @@ EXAMPLES = r"""
     domain: acme.example
     state: verified
     verify_timeout: 300
-    sso_enforcement: google-oauth2
+    sso_enforcement: google-oauth2  # "" stops enforcing a login method
     jit_provisioning_enabled: true
 
 - name: Configure SAML (allowed before verification)
@@ -208,16 +208,10 @@ EXAMPLES = r"""
     saml_acs_url: https://idp.acme.example/sso
     saml_x509_cert: "{{ lookup('ansible.builtin.file', 'idp.pem') }}"
 
-- name: Stop enforcing a login method
+- name: Remove a domain
   posthog.admin.domain:
     organization: Acme
-    domain: acme.example
-    sso_enforcement: ""
-
-- name: Remove the domain
-  posthog.admin.domain:
-    organization: Acme
-    domain: acme.example
+    domain: old-acme.example
     state: absent
 
 - name: Several domains in one task (one list of the organization's domains, whatever their number)
@@ -233,7 +227,7 @@ EXAMPLES = r"""
 
 - name: Show the TXT records to publish
   ansible.builtin.debug:
-    msg: "{{ acme_domains.domains | selectattr('verification.value') | map(attribute='verification') | list }}"
+    msg: "{{ acme_domains.domains | map(attribute='verification', default={}) | selectattr('value', 'defined') | list }}"
 """
 
 RETURN = r"""

@@ -13,7 +13,7 @@ module: invite
 short_description: Invite people to a PostHog organization, or revoke their invites
 version_added: 0.1.0
 description:
-  - Makes sure one person (O(target_email)) or many (O(invites)) have a pending invite to the
+  - Makes sure one person (O(email)) or many (O(invites)) have a pending invite to the
     organization, or (O(state=absent)) that they have none.
   - Many invites go through PostHog's bulk endpoint, 20 to a request (PostHog's limit); each request
     is all or nothing.
@@ -42,12 +42,15 @@ options:
     type: str
     choices: [present, absent]
     default: present
-  target_email:
+  email:
     description:
       - The email address of one person to invite. PostHog lower-cases the domain part.
       - Addresses are matched case-insensitively against existing invites and members.
-      - Exactly one of O(target_email) and O(invites) is required.
+      - Exactly one of O(email) and O(invites) is required.
+      - O(email) is the spelling of M(posthog.admin.member), M(posthog.admin.roster) and
+        M(posthog.admin.invite_info); O(target_email) (PostHog's field name) still works.
     type: str
+    aliases: [target_email]
   first_name:
     description:
       - The person's first name, used in the invite email (at most 30 characters).
@@ -75,10 +78,11 @@ options:
     type: list
     elements: dict
     suboptions:
-      target_email:
-        description: The person's email address.
+      email:
+        description: The person's email address (O(invites[].target_email) still works).
         type: str
         required: true
+        aliases: [target_email]
       first_name:
         description: The person's first name (at most 30 characters).
         type: str
@@ -119,7 +123,7 @@ EXAMPLES = r"""
 - name: Invite Jane as an admin
   posthog.admin.invite:
     organization: Acme
-    target_email: jane@example.com
+    email: jane@example.com
     first_name: Jane
     level: admin
     invite_message: Welcome to the analytics team!
@@ -129,11 +133,11 @@ EXAMPLES = r"""
     organization: Acme
     level: member
     invites:
-      - target_email: ann@example.com
+      - email: ann@example.com
         first_name: Ann
-      - target_email: bob@example.com
+      - email: bob@example.com
         level: admin
-      - target_email: cy@example.com
+      - email: cy@example.com
     resend_expired: true
   register: team
 
@@ -144,7 +148,7 @@ EXAMPLES = r"""
 - name: Revoke an invite
   posthog.admin.invite:
     organization: Acme
-    target_email: jane@example.com
+    email: former-hire@example.com
     state: absent
 """
 
@@ -168,8 +172,8 @@ invites:
       message: Welcome to the analytics team!
       created_at: "2026-11-22T10:00:00Z"
 invite:
-  description: With O(target_email), that person's invite (empty when none), like an item of RV(invites).
-  returned: when O(target_email) is set
+  description: With O(email), that person's invite (empty when none), like an item of RV(invites).
+  returned: when O(email) is set
   type: dict
   sample:
     target_email: jane@example.com
@@ -224,8 +228,8 @@ from ansible_collections.posthog.admin.plugins.module_utils._people import INVIT
 
 
 def main():
-    run_module(Invites, INVITE_ARGUMENT_SPEC, mutually_exclusive=[("target_email", "invites")],
-               required_one_of=[("target_email", "invites")])
+    run_module(Invites, INVITE_ARGUMENT_SPEC, mutually_exclusive=[("email", "invites")],
+               required_one_of=[("email", "invites")])
 
 
 if __name__ == "__main__":

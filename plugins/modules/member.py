@@ -78,11 +78,17 @@ EXAMPLES = r"""
 
 - name: Remove an owner (lower the level first, then remove)
   block:
-    - name: Lower the owner to member
+    - name: Find them
+      posthog.admin.member_info:
+        organization: Acme
+        email: former-owner@example.com
+      register: former_owner
+    - name: Lower the owner to member (nothing to do once they are gone)
       posthog.admin.member:
         organization: Acme
         email: former-owner@example.com
         level: member
+      when: former_owner.members | length > 0
     - name: Then remove them
       posthog.admin.member:
         organization: Acme

@@ -135,17 +135,28 @@ EXAMPLES = r"""
     is_member_join_email_enabled: false
   register: acme
 
-- name: Rename it, keeping its id
+- name: Find the organization still called Acme Ltd
+  posthog.admin.organization_info:
+    name: Acme Ltd
+  register: acme_ltd
+
+- name: Rename it to Acme Corp, keeping its id (nothing left to do once it is renamed)
   posthog.admin.organization:
-    id: "{{ acme.organization.id }}"
+    id: "{{ acme_ltd.organizations[0].id }}"
     name: Acme Corp
+  when: acme_ltd.organizations | length == 1
+
+- name: The Viewers role exists
+  posthog.admin.role:
+    organization: Acme
+    name: Viewers
 
 - name: Give everyone who joins the Viewers role
   posthog.admin.organization:
-    id: "{{ acme.organization.id }}"
+    name: Acme
     default_role: Viewers
 
-- name: Only people with an address on a verified domain (verify example.com first)
+- name: Settings for who may invite, use API keys and share publicly
   posthog.admin.organization:
     name: Acme
     members_can_invite: false
@@ -153,7 +164,12 @@ EXAMPLES = r"""
     allow_publicly_shared_resources: false
     is_ai_data_processing_approved: true
     default_experiment_stats_method: frequentist
+
+- name: Only people with an address on a verified domain may join (verify a domain first)
+  posthog.admin.organization:
+    name: Acme
     enforce_verified_domains: true
+  when: enforce_verified_domains | default(false)
 
 - name: Members see only their project peers, create no projects, and new projects discard IPs
   posthog.admin.organization:
@@ -168,11 +184,10 @@ EXAMPLES = r"""
     name: Old sandbox
     state: absent
 
-- name: Talk to EU Cloud with a key from the vault
+- name: One task with another key (from the vault), whatever module_defaults say
   posthog.admin.organization:
-    host: https://eu.posthog.com
     api_key: "{{ vault_posthog_api_key }}"
-    name: Acme EU
+    name: Acme
 """
 
 RETURN = r"""

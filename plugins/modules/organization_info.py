@@ -59,6 +59,7 @@ EXAMPLES = r"""
 - name: Use the first project's id
   ansible.builtin.set_fact:
     acme_project_id: "{{ acme.organizations[0].projects[0].id }}"
+  when: acme.organizations | length == 1
 """
 
 RETURN = r"""

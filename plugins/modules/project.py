@@ -184,11 +184,18 @@ EXAMPLES = r"""
         type: person
   register: acme_web
 
-- name: Rename it, keeping its id
+- name: Find the project still called Acme Site
+  posthog.admin.project_info:
+    organization: Acme
+    name: Acme Site
+  register: acme_site
+
+- name: Rename it to Acme Website, keeping its id (nothing left to do once it is renamed)
   posthog.admin.project:
     organization: Acme
-    id: "{{ acme_web.project.id }}"
+    id: "{{ acme_site.projects[0].id }}"
     name: Acme Website
+  when: acme_site.projects | length == 1
 
 - name: Delete a project by id (its data goes with it)
   posthog.admin.project:
@@ -209,7 +216,7 @@ project:
   description:
     - The project as PostHog returns it after the task, with all its settings (in check mode, as it
       would be; a project not created yet has no C(id) or C(api_token)). Empty after O(state=absent).
-    - C(slack_incoming_webhook) is masked.
+    - C(slack_incoming_webhook), C(secret_api_token) and C(secret_api_token_backup) are masked.
   returned: always
   type: dict
   sample:

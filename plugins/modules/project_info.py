@@ -60,6 +60,8 @@ projects:
     - The projects found. Listed, each has PostHog's short shape (C(id), C(uuid), C(organization),
       C(api_token), C(name), C(timezone), C(is_demo), C(access_control) ...); with O(id) or O(name)
       each has all its settings, as M(posthog.admin.project) returns them.
+    - The secrets among them (C(slack_incoming_webhook), C(secret_api_token),
+      C(secret_api_token_backup)) are masked, as M(posthog.admin.project) masks them.
   returned: always
   type: list
   elements: dict

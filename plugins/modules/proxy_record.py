@@ -103,12 +103,12 @@ EXAMPLES = r"""
     domain: e.acme.example
     wait: true
     wait_timeout: 900
-    wait_interval: 30
+    wait_interval: 10
 
-- name: Take it down
+- name: Take another one down
   posthog.admin.proxy_record:
     organization: Acme
-    domain: e.acme.example
+    domain: old.acme.example
     state: absent
 """
 

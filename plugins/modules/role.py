@@ -130,11 +130,18 @@ EXAMPLES = r"""
       - name: Interns
         state: absent
 
-- name: Rename a role by id
+- name: Find the role still called Platform
+  posthog.admin.role_info:
+    organization: Acme
+    name: Platform
+  register: platform
+
+- name: Rename it to Platform engineering, keeping its id (nothing left to do once it is renamed)
   posthog.admin.role:
     organization: Acme
-    id: 0190a3f4-7b1e-7c3a-9d2f-1a2b3c4d5e6f
+    id: "{{ platform.roles[0].id }}"
     name: Platform engineering
+  when: platform.roles | length == 1
 """
 
 RETURN = r"""

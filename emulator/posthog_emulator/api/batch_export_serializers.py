@@ -1,4 +1,4 @@
-"""Serializers of batch exports: the export record, its runs and backfills (spec 2.3; facts 5), in
+"""Serializers of batch exports: the export record, its runs and backfills (spec 2.3; docs/posthog_facts.md §5), in
 the middle generation (:class:`BatchExportSerializer`) and the newest (:class:`NewestBatchExportSerializer`).
 
 The rules they apply (destination configs, HogQL, filters) are :mod:`posthog_emulator.rules.batch_exports`;

@@ -1,21 +1,21 @@
-"""Batch exports (spec 2.3, 3.1, 4.2; facts 5), served on two routes:
+"""Batch exports (spec 2.3, 3.1, 4.2; docs/posthog_facts.md §5), served on two routes:
 
 * ``/api/organizations/<organization_id>/batch_exports`` (the spec's route), and
 * ``/api/projects/<project_id>/batch_exports``, which PostHog also serves and where it adds the
-  sub-resources ``runs`` and ``backfills`` (facts 0.2).
+  sub-resources ``runs`` and ``backfills`` (docs/posthog_facts.md §0.2).
 
 As ``posthog/batch_exports/http.py``:
 
 * Scope object ``batch_export``; the actions ``pause``, ``unpause`` and ``backfill`` explicitly need
-  ``batch_export:write`` (facts 0.6). Any member of the organization may read and write.
+  ``batch_export:write`` (docs/posthog_facts.md §0.6). Any member of the organization may read and write.
 * Lists are limit/offset envelopes ordered by ``-created_at``. Deleted exports are hidden (404).
 * Fields: spec 2.3 plus ``filters``. ``latest_runs`` holds the 10 newest runs, newest first.
   ``hogql_query`` is write-only on PostHog (it is turned into ``schema``): profile ``posthog``
   omits it from answers, profile ``spec`` (whose record lists it) answers it from ``schema``.
 * Destination types and config keys, required keys (POST/PUT only), unknown keys, type
   conversion and the per-type rules come from
-  :data:`posthog_emulator.rules.batch_exports.DESTINATIONS` (facts 5 table). Errors about
-  the config carry ``attr`` ``destination`` (facts 9: PostHog's exact attr is unconfirmed); an
+  :data:`posthog_emulator.rules.batch_exports.DESTINATIONS` (docs/posthog_facts.md §5 table). Errors about
+  the config carry ``attr`` ``destination`` (docs/posthog_facts.md §9: PostHog's exact attr is unconfirmed); an
   unknown type is ``invalid_choice`` on ``destination__type``.
 * **Secret config keys are never returned** (removed recursively, as the newest code does). A PATCH
   merges the sent config into the stored one, so omitted secrets are kept.
@@ -23,7 +23,7 @@ As ``posthog/batch_exports/http.py``:
   the emulator behaves as if it were on. Databricks needs a flag and an integration the emulator
   does not have: 403 "Databricks batch exports are not enabled for this team." (wording unconfirmed).
 * Creating through the organization route: PostHog's serializer needs a team from the URL, which
-  the organization route does not give (facts 5: probably broken upstream). The emulator creates
+  the organization route does not give (docs/posthog_facts.md §5: probably broken upstream). The emulator creates
   the export in the organization's first project instead.
 * ``pause`` / ``unpause``: no-ops when already in that state; pause sets ``last_paused_at``.
   ``unpause`` with ``{"backfill": true}`` also records a backfill from ``last_paused_at`` to now.
@@ -265,7 +265,7 @@ class _ProjectBatchExportChild(ProjectNestedMixin):
 
 
 class BatchExportRunViewSet(_ProjectBatchExportChild, viewsets.ReadOnlyModelViewSet):
-    """Runs of an export, newest first, cursor-paginated (100 a page, no ``count``; facts 0.3),
+    """Runs of an export, newest first, cursor-paginated (100 a page, no ``count``; docs/posthog_facts.md §0.3),
     with PostHog's ``cancel``, ``retry`` and ``logs`` actions."""
 
     queryset = BatchExportRun.objects.all()
@@ -301,7 +301,7 @@ class BatchExportBackfillViewSet(
     viewsets.GenericViewSet,
 ):  # fmt: skip
     """Backfills of an export (50 a page). ``POST`` takes ``start_at``/``end_at`` like the
-    ``backfill`` action and answers 200 ``{"backfill_id": <workflow id>}`` (facts 5); the newest
+    ``backfill`` action and answers 200 ``{"backfill_id": <workflow id>}`` (docs/posthog_facts.md §5); the newest
     generation answers 201 ``{"backfill_id": <the backfill's id>}`` and validates as the newest
     ``create_backfill``. ``POST …/<id>/cancel`` cancels a running or starting backfill."""
 

@@ -1,12 +1,12 @@
-"""``/api/organizations/<organization_id>/domains`` (spec 2.4, 3.3, 4.3; facts 2).
+"""``/api/organizations/<organization_id>/domains`` (spec 2.4, 3.3, 4.3; docs/posthog_facts.md §2).
 
 Mirrors ``posthog/api/organization_domain.py`` in its middle generation (SAML columns on the
-domain; facts 2 "Fields"), as self-hosted PostHog with every paid feature available runs it:
+domain; docs/posthog_facts.md §2 "Fields"), as self-hosted PostHog with every paid feature available runs it:
 
 * **Permissions**: members read; admin (>= 8) creates, updates, deletes and verifies, else 403
   "Your organization access level is insufficient.". Scope object ``organization``. ``verify`` has
   no scope mapping: profile ``posthog`` refuses personal API keys with 403 "This action does not
-  support Personal API Key access" (facts 0.6); profile ``spec`` asks for ``organization:write``.
+  support Personal API Key access" (docs/posthog_facts.md §0.6); profile ``spec`` asks for ``organization:write``.
 * **List**: ordered by ``domain``, paginated. Another organization's domain under your own
   organization's URL is 404; another organization in the URL is 403.
 * **domain**: required on create, <= 128 characters, must match ``rules.domains.DOMAIN_PATTERN`` (lower case
@@ -34,8 +34,8 @@ domain; facts 2 "Fields"), as self-hosted PostHog with every paid feature availa
 * **Delete**: 204.
 
 **Newest generation** (``PUT /_emulator/generations {"domains": "newest"}``, the ``posthog``
-profile's default; facts 2, "Newest generation"): the serializer of ``posthog/api/organization_domain.py``
-with ``identity_provider_config``. The SAML columns and ``scim_enabled`` leave the domain for
+profile's default; docs/posthog_facts.md §2, the newest generation): the serializer of
+``posthog/api/organization_domain.py`` with ``identity_provider_config``. The SAML columns and ``scim_enabled`` leave the domain for
 identity provider configurations (``api/identity_provider_configs.py``): ``identity_provider_config``
 is the id of the configuration the domain is linked to (the oldest, when several are), null when
 none; writing it links the domain to that configuration of the same organization only (400
@@ -80,7 +80,7 @@ from posthog_emulator.rules.domains import (
 
 class OrganizationDomainSerializer(ModelSerializer):
     """Every field of spec 2.4, plus ``has_scim``, ``scim_enabled``, ``scim_base_url`` and
-    ``scim_bearer_token`` (facts 2, 2024+)."""
+    ``scim_bearer_token`` (docs/posthog_facts.md §2, the 2024+ fields)."""
 
     is_verified = serializers.BooleanField(read_only=True)
     has_saml = serializers.BooleanField(read_only=True)
@@ -227,7 +227,7 @@ class OrganizationDomainViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
 
     @action(methods=["POST"], detail=True)
     def verify(self, request, *args, **kwargs):
-        """Look for the challenge at ``_posthog-challenge.<domain>`` (facts 2, "Verify")."""
+        """Look for the challenge at ``_posthog-challenge.<domain>`` (docs/posthog_facts.md §2, "Verify")."""
         domain = self.get_object()
         with rule_errors():
             check_not_verified(domain.is_verified)

@@ -1,4 +1,4 @@
-"""``/api/projects/<project_id|@current>/event_definitions`` (spec 4.7, facts 7 and 0.6).
+"""``/api/projects/<project_id|@current>/event_definitions`` (spec 4.7, docs/posthog_facts.md §7 and §0.6).
 
 Mirrors ``posthog/api/event_definition.py`` with ``ee/api/ee_event_definition.py``:
 
@@ -37,7 +37,7 @@ Mirrors ``posthog/api/event_definition.py`` with ``ee/api/ee_event_definition.py
   ``-last_seen_at::date,name``), ``exclude_hidden=true`` (enterprise only), ``excluded_properties``
   (a JSON array of names). Limit/offset pages of 100.
 * **Retrieve/update/delete** by UUID inside the project; an unknown or malformed id is 404 "Not
-  found." (PostHog's plain ``.get()`` may answer 500 there; unconfirmed, facts 7). Delete: 204.
+  found." (PostHog's plain ``.get()`` may answer 500 there; unconfirmed, docs/posthog_facts.md §7). Delete: 204.
 * Read-only action fields (``is_action``, ``action_id``, ``is_calculating``,
   ``last_calculated_at``, ``last_updated_at``, ``created_by``) are always ``false``/``null``: the
   emulator has no actions.

@@ -1,4 +1,4 @@
-"""``/api/organizations/<organization_id>/identity_provider_configs`` (facts 10).
+"""``/api/organizations/<organization_id>/identity_provider_configs`` (docs/posthog_facts.md §10.2).
 
 Mirrors ``posthog/api/identity_provider_config.py`` (the newest code; generation
 ``identity_providers: newest``, the ``posthog`` profile's default; in generation ``absent`` the

@@ -1,4 +1,4 @@
-"""``/api/projects/<project_id>/integrations`` (``posthog/api/integration.py``; facts 10).
+"""``/api/projects/<project_id>/integrations`` (``posthog/api/integration.py``; docs/posthog_facts.md §10.1).
 
 Where batch export credentials live in PostHog's newest code. As PostHog's ``IntegrationViewSet``:
 

@@ -1,4 +1,4 @@
-"""``/api/organizations/<organization_id>/invites`` (spec 2.6, 3.4, 4.4; facts 3).
+"""``/api/organizations/<organization_id>/invites`` (spec 2.6, 3.4, 4.4; docs/posthog_facts.md §3).
 
 Mirrors ``posthog/api/organization_invite.py``:
 
@@ -99,7 +99,7 @@ class UserCanInvitePermission(BasePermission):
 
 
 class InviteDeletePermission(BasePermission):
-    """Deleting an invite needs admin (8) or owner (facts 3, "Delete")."""
+    """Deleting an invite needs admin (8) or owner (docs/posthog_facts.md §3, "Delete")."""
 
     message = MESSAGE_LEVEL_INSUFFICIENT
 

@@ -1,4 +1,5 @@
-"""``/api/organizations/<organization_id>/members`` and ``.../members/<user_uuid|@me>`` (spec 2.7, 4.5; facts 4).
+"""``/api/organizations/<organization_id>/members`` and ``.../members/<user_uuid|@me>`` (spec 2.7, 4.5;
+docs/posthog_facts.md §4).
 
 Mirrors ``posthog/api/organization_member.py`` and ``OrganizationMembership.validate_update``:
 

@@ -1,4 +1,4 @@
-"""``/api/organizations`` and ``/api/organizations/<id|@current>`` (spec 4.1, facts 1).
+"""``/api/organizations`` and ``/api/organizations/<id|@current>`` (spec 4.1, docs/posthog_facts.md §1).
 
 Mirrors ``posthog/api/organization.py`` as PostHog Cloud runs it:
 
@@ -89,7 +89,7 @@ def member_count_queryset():
 
 
 class OrganizationPermissionsWithDelete(OrganizationAdminWritePermissions):
-    """Admin (8) for updates, owner (15) for deletion; the message is inherited (facts 1)."""
+    """Admin (8) for updates, owner (15) for deletion; the message is inherited (docs/posthog_facts.md §1)."""
 
     def required_level(self, request, view) -> int:
         if request.method == "DELETE":

@@ -1,11 +1,11 @@
-"""Pipeline plugins in four families (spec 2.8 / 4.6, facts 6 and 10).
+"""Pipeline plugins in four families (spec 2.8 / 4.6, docs/posthog_facts.md §6 and §10.7).
 
 ``/api/organizations/<organization_id>/pipeline_destinations``, ``pipeline_frontend_apps``,
 ``pipeline_import_apps`` (the spec's) and ``pipeline_transformations`` (``processEvent`` plugins,
 registered by PostHog's ``products/cdp/backend/routes.py``, not in the spec): one record shape, integer IDs, scope object ``plugin``. Mirrors
 ``products/cdp/backend/api/plugin.py`` (``PluginViewSet`` and its ``Pipeline*ViewSet`` subclasses):
 
-* **Families** are views on the same plugins, filtered by ``capabilities`` (facts 6):
+* **Families** are views on the same plugins, filtered by ``capabilities`` (docs/posthog_facts.md §6):
   destinations have ``methods`` containing ``onEvent`` or ``composeWebhook``; frontend apps have
   neither a ``methods`` nor a ``scheduled_tasks`` key; import apps have non-empty
   ``scheduled_tasks``, or ``methods`` without ``onEvent``/``composeWebhook``/``processEvent``.
@@ -140,7 +140,7 @@ def log_activity(user, organization, plugin_id, name, activity: str, scope: str 
 
 
 class PluginsAccessLevelPermission(BasePermission):
-    """The organization's ``plugins_access_level``: >= 3 to read, >= 6 to write (facts 6)."""
+    """The organization's ``plugins_access_level``: >= 3 to read, >= 6 to write (docs/posthog_facts.md §6)."""
 
     message = MESSAGE_PLUGINS_ACCESS_LEVEL
 

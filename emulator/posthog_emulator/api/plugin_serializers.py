@@ -1,4 +1,4 @@
-"""Serializers of pipeline plugins (spec 2.8; facts 6): the plugin record, plugin configs as
+"""Serializers of pipeline plugins (spec 2.8; docs/posthog_facts.md §6): the plugin record, plugin configs as
 ``exports_unsubscribe_configs`` shows them, activity entries and catalogue entries.
 
 Installs by URL resolve through :mod:`posthog_emulator.api.plugin_sources`; the rules are in

@@ -1,6 +1,6 @@
 """Projects: ``/api/organizations/<id|@current>/projects`` (full CRUD) and ``/api/projects``
 (read, update and delete; issue 27.1). Scope object ``project``. Mirrors ``ProjectViewSet`` in
-``posthog/api/project.py`` and its permission classes in ``posthog/permissions.py`` (facts 10 "Projects"):
+``posthog/api/project.py`` and its permission classes in ``posthog/permissions.py`` (docs/posthog_facts.md §10.5):
 
 * **List** (``project:read``): the projects of the organization (or, on ``/api/projects``, of every
   organization the user belongs to, narrowed to the key's ``scoped_organizations``), ordered by id,

@@ -1,5 +1,5 @@
-"""Managed reverse proxies: ``/api/organizations/<id|@current>/proxy_records`` (facts 10 "Proxy
-records"). Mirrors ``ProxyRecordViewset`` in ``posthog/api/proxy_record.py``; the workflow that
+"""Managed reverse proxies: ``/api/organizations/<id|@current>/proxy_records`` (docs/posthog_facts.md
+§10.6). Mirrors ``ProxyRecordViewset`` in ``posthog/api/proxy_record.py``; the workflow that
 moves a record's ``status`` is pretend (:mod:`posthog_emulator.rules.proxy_records`).
 
 * Scope object ``organization``; members read, admins (>= 8) create, retry and delete (403 "Your

@@ -1,5 +1,5 @@
 """Roles and who holds them: ``/api/organizations/<id|@current>/roles`` and
-``.../roles/<role_id>/role_memberships`` (facts 10 "Roles and access control"). Mirrors
+``.../roles/<role_id>/role_memberships`` (docs/posthog_facts.md §10.4). Mirrors
 ``RoleViewSet`` and ``RoleMembershipViewSet`` in ``ee/api/rbac/role.py``.
 
 * **Roles**: scope object ``organization``; members read, admins (>= 8) create, rename and delete

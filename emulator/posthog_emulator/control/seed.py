@@ -3,7 +3,7 @@
 Not an emulation of anything PostHog serves (there is no ``/api/`` route here): it creates many
 organizations in one transaction, so a test of listing or inventory at scale (the benchmark's
 2,000 organizations, ``bench/``) does not spend a minute on 2,000 ``POST /api/organizations``.
-Each seeded organization looks like one created through the API (facts 1, "Create"): a
+Each seeded organization looks like one created through the API (docs/posthog_facts.md §1, "Create"): a
 "Default project" and the user as a member, at owner level by default. Unlike the API create, the
 user's current organization and project do not move.
 """

@@ -1,4 +1,4 @@
-"""Batch exports: exports, their destinations, runs and backfills (facts 5, spec 2.3).
+"""Batch exports: exports, their destinations, runs and backfills (docs/posthog_facts.md §5, spec 2.3).
 
 Registered through :mod:`posthog_emulator.models`, so the tables are created with the others.
 Field names follow ``posthog/batch_exports/models.py``.
@@ -14,14 +14,14 @@ from posthog_emulator.models.core import Team, uuidt
 
 __all__ = ["BatchExportDestination", "BatchExport", "BatchExportRun", "BatchExportBackfill"]
 
-#: Status values of runs and backfills (facts 5, "Runs"). Backfills have all but ``FailedBilling``.
+#: Status values of runs and backfills (docs/posthog_facts.md §5, "Runs"). Backfills have all but ``FailedBilling``.
 RUN_STATUSES = (
     "Cancelled", "Completed", "ContinuedAsNew", "Failed", "FailedRetryable", "FailedBilling",
     "Terminated", "TimedOut", "Running", "Starting",
 )  # fmt: skip
 BACKFILL_STATUSES = tuple(status for status in RUN_STATUSES if status != "FailedBilling")
 
-#: ``interval`` values (facts 5; ``every 15 minutes`` is in the newest code only).
+#: ``interval`` values (docs/posthog_facts.md §5; ``every 15 minutes`` is in the newest code only).
 INTERVALS = ("hour", "day", "week", "every 5 minutes", "every 15 minutes")
 INTERVAL_DELTAS = {
     "hour": dt.timedelta(hours=1),

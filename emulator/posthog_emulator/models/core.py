@@ -1,7 +1,7 @@
 """The core of the data model: users, organizations, projects (teams), memberships, personal API
 keys and the emulator's key/value state.
 
-Field names, defaults and ID types follow PostHog's models (facts 0.2, 0.5, 0.8 and 1). The area
+Field names, defaults and ID types follow PostHog's models (docs/posthog_facts.md §0.2, §0.5, §0.8 and §1). The area
 modules next to this one (``domains``, ``people``, ``batch_exports``, ``plugins``,
 ``event_definitions``) import from here and from nowhere else in the package (``uuidt`` and the
 other identifier helpers of :mod:`posthog_emulator.models.ids` included); this module imports none
@@ -154,7 +154,7 @@ class OrganizationManager(models.Manager):
         """Create an organization with a default project, like ``Organization.objects.bootstrap``.
 
         When ``user`` is given it becomes the owner and switches to the new organization and
-        project (facts 1, "Create").
+        project (docs/posthog_facts.md §1, "Create").
         """
         with transaction.atomic():
             organization = self.create(**kwargs)
@@ -169,7 +169,7 @@ class OrganizationManager(models.Manager):
 
 
 class Organization(models.Model):
-    """An organization. Field defaults are those of PostHog Cloud (facts 1)."""
+    """An organization. Field defaults are those of PostHog Cloud (docs/posthog_facts.md §1)."""
 
     class PluginsAccessLevel(models.IntegerChoices):
         NONE = 0, "none"
@@ -296,7 +296,7 @@ class Team(models.Model):
 
 
 class OrganizationMembership(models.Model):
-    """A user's membership of an organization, with its level (facts 0.8)."""
+    """A user's membership of an organization, with its level (docs/posthog_facts.md §0.8)."""
 
     class Level(models.IntegerChoices):
         MEMBER = 1, "member"
@@ -349,7 +349,7 @@ class PersonalAPIKeyManager(models.Manager):
 
 
 class PersonalAPIKey(models.Model):
-    """A personal API key (facts 0.5). Requests made with it act as ``user``."""
+    """A personal API key (docs/posthog_facts.md §0.5). Requests made with it act as ``user``."""
 
     id = models.CharField(primary_key=True, max_length=50, default=generate_key_id, editable=False)
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="personal_api_keys")

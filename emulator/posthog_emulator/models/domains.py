@@ -2,7 +2,7 @@
 configurations and the emulated DNS.
 
 ``OrganizationDomain`` follows ``posthog/models/organization_domain.py`` in its middle generation
-(facts 2): the SAML columns live on the domain itself. ``IdentityProviderConfig`` follows
+(docs/posthog_facts.md §2): the SAML columns live on the domain itself. ``IdentityProviderConfig`` follows
 ``posthog/models/identity_provider_config.py`` (the newest generation's home of SAML, OIDC, SCIM
 and ID-JAG), linked to domains as PostHog's ``LinkedIdentityProviderConfig`` does.
 ``DNSRecord`` is emulator bookkeeping, not a PostHog model: the records published through
@@ -22,7 +22,7 @@ from posthog_emulator.models.core import Organization, uuidt
 
 __all__ = ["OrganizationDomain", "IdentityProviderConfig", "DNSRecord"]
 
-#: Where PostHog's verification looks for the challenge (facts 2, "Verify").
+#: Where PostHog's verification looks for the challenge (docs/posthog_facts.md §2, "Verify").
 CHALLENGE_RECORD_PREFIX = "_posthog-challenge."
 
 
@@ -32,12 +32,12 @@ def new_relay_state() -> str:
 
 
 def generate_verification_challenge() -> str:
-    """43 URL-safe characters: ``secrets.token_urlsafe(32)``, as PostHog (facts 2)."""
+    """43 URL-safe characters: ``secrets.token_urlsafe(32)``, as PostHog (docs/posthog_facts.md §2)."""
     return secrets.token_urlsafe(32)
 
 
 class OrganizationDomain(models.Model):
-    """A domain an organization claims, with its SSO settings (facts 2, middle generation).
+    """A domain an organization claims, with its SSO settings (docs/posthog_facts.md §2, middle generation).
 
     ``verbose_name`` is "domain" so the uniqueness message reads as PostHog's test expects:
     "domain with this domain already exists.".

@@ -1,4 +1,4 @@
-"""Models of the event definitions area (facts 7), registered through :mod:`posthog_emulator.models`.
+"""Models of the event definitions area (docs/posthog_facts.md §7), registered through :mod:`posthog_emulator.models`.
 
 PostHog keeps an open-source ``EventDefinition`` row (``posthog/models/event_definition.py``)
 and, with the enterprise extension, an ``EnterpriseEventDefinition`` child row
@@ -52,7 +52,7 @@ class TaxonomySettings:
     """Per-organization switches for the paid features event definitions depend on.
 
     PostHog picks the enterprise serializer when the organization has ``ingestion_taxonomy`` and
-    stores tags only with ``tagging`` (facts 7). The emulator behaves like a PostHog Cloud
+    stores tags only with ``tagging`` (docs/posthog_facts.md §7). The emulator behaves like a PostHog Cloud
     organization on a plan with both, unless a test switches them off through the control API
     (``PUT /_emulator/organizations/<org>/taxonomy``). Kept in :class:`EmulatorState`, so a reset
     forgets them.

@@ -19,7 +19,7 @@ _uuid_counter = 0
 
 
 def uuidt() -> uuid.UUID:
-    """A time-ordered UUID, like PostHog's UUIDT (facts 0.2), laid out as an RFC 9562 UUIDv7.
+    """A time-ordered UUID, like PostHog's UUIDT (docs/posthog_facts.md §0.2), laid out as an RFC 9562 UUIDv7.
 
     48 bits of Unix milliseconds, then a 12-bit counter that keeps IDs created within the same
     millisecond in creation order, then 62 random bits. Sorting by ID therefore sorts by creation.
@@ -56,12 +56,12 @@ def generate_key_id() -> str:
 
 
 def generate_personal_api_key() -> str:
-    """A new raw personal API key: ``phx_`` plus 40 base-62 characters (facts 0.5)."""
+    """A new raw personal API key: ``phx_`` plus 40 base-62 characters (docs/posthog_facts.md §0.5)."""
     return "phx_" + random_token(40)
 
 
 def hash_key_value(value: str) -> str:
-    """PostHog's current key hash: ``sha256$<hex>``, unsalted (facts 0.5)."""
+    """PostHog's current key hash: ``sha256$<hex>``, unsalted (docs/posthog_facts.md §0.5)."""
     return "sha256$" + hashlib.sha256(value.encode()).hexdigest()
 
 
@@ -80,5 +80,5 @@ def generate_random_short_suffix() -> str:
 
 
 def generate_project_api_token() -> str:
-    """A project API token: ``phc_`` plus 43 base-62 characters (facts 0.5)."""
+    """A project API token: ``phc_`` plus 43 base-62 characters (docs/posthog_facts.md §0.5)."""
     return "phc_" + random_token(43)

@@ -2,7 +2,7 @@
 
 Registered through :mod:`posthog_emulator.models`, so Django knows them as models of the app.
 
-* :class:`OrganizationInvite` follows ``posthog/models/organization_invite.py`` (facts 3): a
+* :class:`OrganizationInvite` follows ``posthog/models/organization_invite.py`` (docs/posthog_facts.md §3): a
   UUIDT id, the target e-mail address (domain lower-cased by the serializer), a first name of at
   most 30 characters, the level (1/8/15, default member), a nullable message, the private project
   access list, the inviter, and ``is_expired`` when it was created more than
@@ -61,7 +61,7 @@ def move_clock(seconds: float | None = None, *, offset_seconds: float | None = N
 
 
 class OrganizationInvite(models.Model):
-    """An invitation of an e-mail address to an organization at a level (facts 3)."""
+    """An invitation of an e-mail address to an organization at a level (docs/posthog_facts.md §3)."""
 
     id = models.UUIDField(primary_key=True, default=uuidt, editable=False)
     organization = models.ForeignKey(Organization, on_delete=models.CASCADE, related_name="invites")

@@ -1,6 +1,6 @@
 """Pipeline plugins: plugins, their source files, plugin configs, activity, and the archive registry.
 
-Field names and defaults follow PostHog's ``products/cdp/backend/models/plugin.py`` (facts 6).
+Field names and defaults follow PostHog's ``products/cdp/backend/models/plugin.py`` (docs/posthog_facts.md §6).
 ``PluginArchive`` is the emulator's stand-in for GitHub/GitLab/npm: the emulator cannot download
 plugin archives, so tests register them through ``POST /_emulator/plugin_archives`` and installs
 by URL resolve against it.
@@ -16,7 +16,7 @@ __all__ = ["Plugin", "PluginSourceFile", "PluginConfig", "PluginActivity", "Plug
 
 
 class Plugin(models.Model):
-    """A plugin installed in (owned by) an organization, or a global one (facts 6, "Fields")."""
+    """A plugin installed in (owned by) an organization, or a global one (docs/posthog_facts.md §6, "Fields")."""
 
     class PluginType(models.TextChoices):
         LOCAL = "local", "local"  # url starts with "file:"
@@ -92,7 +92,7 @@ class PluginConfig(models.Model):
 
 
 class PluginActivity(models.Model):
-    """An activity-log entry of scope ``Plugin`` or ``PluginConfig`` (facts 6, ``activity``)."""
+    """An activity-log entry of scope ``Plugin`` or ``PluginConfig`` (docs/posthog_facts.md §6, ``activity``)."""
 
     team_id = models.IntegerField(default=0)
     organization_id = models.UUIDField(null=True)

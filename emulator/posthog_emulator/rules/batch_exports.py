@@ -1,4 +1,4 @@
-"""Rules of batch exports (facts 5): destination configs, HogQL queries, filters and backfills.
+"""Rules of batch exports (docs/posthog_facts.md §5): destination configs, HogQL queries, filters and backfills.
 
 * :data:`DESTINATIONS`: per type, the required and optional config keys with their types and the
   secret keys (never returned). :func:`validate_config` merges, converts and checks a config as
@@ -19,7 +19,7 @@ import re
 from posthog_emulator.rules import Forbidden, RuleError
 
 # --------------------------------------------------------------------------------------------
-# Destinations (facts 5, "Destination types and config keys")
+# Destinations (docs/posthog_facts.md §5, "Destination types and config keys")
 # --------------------------------------------------------------------------------------------
 
 #: Keys every destination accepts, with their types.
@@ -280,7 +280,7 @@ def check_filters(value):
 
 
 def parse_backfill_input(value, name: str):
-    """PostHog's ``validate_date_input``: ISO-8601 with a timezone, else 400 (facts 5)."""
+    """PostHog's ``validate_date_input``: ISO-8601 with a timezone, else 400 (docs/posthog_facts.md §5)."""
     if value is None:
         return None
     try:

@@ -1,4 +1,4 @@
-"""Rules of verified domains (facts 2): the domain name, what an unverified domain refuses, the
+"""Rules of verified domains (docs/posthog_facts.md §2): the domain name, what an unverified domain refuses, the
 challenge lookup, SCIM tokens.
 
 Mirrors ``posthog/api/organization_domain.py``. The TXT records themselves are database rows
@@ -11,7 +11,7 @@ import secrets
 from posthog_emulator.models import hash_key_value
 from posthog_emulator.rules import RuleError
 
-#: PostHog's ``DOMAIN_REGEX`` (``posthog/api/organization_domain.py``): lower case only (facts 2).
+#: PostHog's ``DOMAIN_REGEX`` (``posthog/api/organization_domain.py``): lower case only (docs/posthog_facts.md §2).
 DOMAIN_PATTERN = r"^([a-z0-9]+(-[a-z0-9]+)*\.)+[a-z]{2,}$"
 DOMAIN_REGEX = re.compile(DOMAIN_PATTERN)
 

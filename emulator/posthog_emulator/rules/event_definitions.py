@@ -1,4 +1,4 @@
-"""Rules of event definitions (facts 7): tags, hidden and verified, and the list's query parameters.
+"""Rules of event definitions (docs/posthog_facts.md §7): tags, hidden and verified, and the list's query parameters.
 
 Mirrors ``posthog/api/event_definition.py`` and ``ee/api/ee_event_definition.py``.
 """

@@ -1,5 +1,5 @@
 """Rules of identity provider configurations (``posthog/api/identity_provider_config.py``,
-``posthog/models/identity_provider_config.py``; facts 10).
+``posthog/models/identity_provider_config.py``; docs/posthog_facts.md §10.2).
 
 A configuration holds SAML (``config_scope`` ``saml``), OIDC (``oidc``), SCIM (``scim``) or
 ID-JAG (``xaa``) settings for some verified domains of an organization (``domain_scope``

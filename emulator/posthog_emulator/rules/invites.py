@@ -1,4 +1,4 @@
-"""Rules of organization invites (facts 3): addresses, private project access, combining pending
+"""Rules of organization invites (docs/posthog_facts.md §3): addresses, private project access, combining pending
 invites, bulk requests.
 
 Mirrors ``posthog/api/organization_invite.py``; who may invite at which level is in

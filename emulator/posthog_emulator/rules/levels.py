@@ -1,5 +1,5 @@
-"""Level rules: membership levels (member 1, admin 8, owner 15; facts 0.8, 3 and 4) and an
-organization's plugins access level (none 0, config 3, install 6, root 9; facts 6).
+"""Level rules: membership levels (member 1, admin 8, owner 15; docs/posthog_facts.md §0.8, §3 and §4) and an
+organization's plugins access level (none 0, config 3, install 6, root 9; docs/posthog_facts.md §6).
 
 The functions take levels (integers) or memberships and answer booleans or raise
 :class:`~posthog_emulator.rules.Forbidden` / :class:`~posthog_emulator.rules.RuleError` with

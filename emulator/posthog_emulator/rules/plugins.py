@@ -1,4 +1,4 @@
-"""Rules of pipeline plugins (facts 6): families, capability filters, plugin URLs, what an archive
+"""Rules of pipeline plugins (docs/posthog_facts.md §6): families, capability filters, plugin URLs, what an archive
 installs, source-file changes, secret config values.
 
 Mirrors ``products/cdp/backend/api/plugin.py``, ``posthog/plugins/utils.py`` and

@@ -1,5 +1,5 @@
 """Rules of the projects area (``posthog/api/project.py``, ``posthog/api/team.py`` and its
-validation helpers, ``posthog/permissions.py``; facts 10 "Projects").
+validation helpers, ``posthog/permissions.py``; docs/posthog_facts.md §10.5).
 
 Who may create, change and delete a project, and what a setting may be. The functions take plain
 values and raise :class:`~posthog_emulator.rules.RuleError` / :class:`~posthog_emulator.rules.Forbidden`

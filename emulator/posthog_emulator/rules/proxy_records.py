@@ -1,5 +1,5 @@
 """Rules of the proxy records area (``posthog/api/proxy_record.py``, the ``create-proxy`` and
-``delete-proxy`` workflows of ``posthog/temporal/proxy_service/``; facts 10 "Proxy records").
+``delete-proxy`` workflows of ``posthog/temporal/proxy_service/``; docs/posthog_facts.md §10.6).
 
 * The target is ``<first 20 hex digits of sha256(organization id + domain)>.<base>``
   (``generate_target_cname``); PostHog's base is a setting, the emulator's is

@@ -1,4 +1,4 @@
-"""Rules of the roles area (``ee/api/rbac/role.py``; facts 10 "Roles and access control").
+"""Rules of the roles area (``ee/api/rbac/role.py``; docs/posthog_facts.md §10.4).
 
 Role names are unique within an organization regardless of case; a role membership needs an
 active member of the role's organization, once per role. ``default_role_id`` on the organization

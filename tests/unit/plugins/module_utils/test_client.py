@@ -7,6 +7,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import time
+
 import pytest
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import (
@@ -125,14 +127,64 @@ def test_post_retried_when_recover_finds_nothing(server):
     assert client.post("/api/organizations/", {"name": "x"}, recover=lambda: None) == {"id": "b"}
 
 
-def test_connection_refused_is_retried_then_reported():
+def test_connection_refused_on_this_machine_fails_at_once_naming_host():
+    """Nothing listens on a loopback port: waiting will not help (five retries took 13-15 s), and the
+    message names host and POSTHOG_HOST, and the address tried, instead of urllib3's text."""
     waits = []
     client = PostHogClient(host="http://127.0.0.1:9", api_key=KEY, retries=2, sleep=waits.append, timeout=2)
+    started = time.monotonic()
     with pytest.raises(PostHogError) as info:
         client.post("/api/organizations/", {"name": "x"})
-    assert len(waits) == 2  # refused: nothing was written, so even a POST is retried
-    assert "connection failed" in str(info.value)
-    assert KEY not in str(info.value)
+    message = str(info.value)
+    assert waits == [] and time.monotonic() - started < 2
+    assert message.startswith("POST /api/organizations/ failed: could not connect to http://127.0.0.1:9: nothing "
+                              "accepts connections on 127.0.0.1 port 9 (connection refused). Check host (the task's "
+                              "option, or POSTHOG_HOST in the environment)")
+    assert "NewConnectionError" not in message and "Max retries" not in message and KEY not in message
+
+
+class ConnectFailingSession:
+    """A requests session whose every request fails to connect with ``text`` (urllib3's wording)."""
+
+    def __init__(self, text):
+        self.text = text
+        self.headers = {}
+        self.verify = None
+        self.calls = 0
+
+    def request(self, method, url, **kwargs):
+        import requests
+
+        self.calls += 1
+        raise requests.exceptions.ConnectionError(self.text)
+
+
+RESOLVE = ("HTTPSConnectionPool(host='posthog.exmaple.com', port=443): Max retries exceeded with url: /api/x/ "
+           "(Caused by NameResolutionError(\"<urllib3.connection.HTTPSConnection object>: Failed to resolve "
+           "'posthog.exmaple.com' ([Errno %s] %s)\"))")
+REFUSED = ("HTTPSConnectionPool(host='posthog.exmaple.com', port=443): Max retries exceeded with url: /api/x/ "
+           "(Caused by NewConnectionError('<urllib3.connection.HTTPSConnection object>: Failed to establish a new "
+           "connection: [Errno 111] Connection refused'))")
+
+
+@pytest.mark.parametrize("text, calls, words", [
+    (RESOLVE % (-2, "Name or service not known"), 1, "the name posthog.exmaple.com does not resolve"),
+    (RESOLVE % (-3, "Temporary failure in name resolution"), 2,
+     "the name posthog.exmaple.com could not be resolved (no answer from DNS)"),
+    (REFUSED, 4, "nothing accepts connections on posthog.exmaple.com port 443 (connection refused)"),
+])
+def test_a_connection_failure_names_host_and_what_was_tried(text, calls, words):
+    """A name that does not exist fails at once; DNS that does not answer is retried once; a remote
+    refusal (a server restarting) keeps its retries. Each ends naming host and the address tried."""
+    session, waits = ConnectFailingSession(text), []
+    client = PostHogClient(host="https://posthog.exmaple.com", api_key=KEY, retries=3, session=session,
+                           sleep=waits.append)
+    with pytest.raises(PostHogError) as info:
+        client.get("/api/x/")
+    message = str(info.value)
+    assert session.calls == calls and len(waits) == calls - 1
+    assert "could not connect to https://posthog.exmaple.com: %s. Check host" % words in message
+    assert "POSTHOG_HOST" in message and "Max retries" not in message and "Errno" not in message
 
 
 def test_pagination_follows_next_on_same_origin(server):

@@ -465,7 +465,7 @@ def test_connect_timeout_past_the_deadline_still_lets_a_post_be_repeated(server)
                            sleep=waits.append)
     assert client.post("/api/organizations/", {"name": "x"}) == {"id": "a"}
     assert session.calls == 2 and len(waits) == 1
-    assert client.retry_log[0].startswith("POST /api/organizations/: connection failed (ConnectTimeout)")
+    assert client.retry_log[0].startswith("POST /api/organizations/: connection failed (connecting timed out)")
 
 
 @pytest.mark.parametrize("length", [True, False], ids=["content-length", "until-close"])

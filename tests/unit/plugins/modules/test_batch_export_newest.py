@@ -73,6 +73,19 @@ def test_unknown_integration_name_lists_what_there_is(server, run_module):
     assert "acme-aws (AWS account 1) (id 7)" in result["msg"]
 
 
+def test_check_mode_warns_that_an_earlier_task_may_create_the_integration(server, run_module):
+    """Check mode used to fail where the integration is created by an earlier task of the play; it
+    now warns, as for a missing organization or default role, and predicts the export."""
+    server.script((200, page()), (200, page(AWS)))
+    task = aws_task()
+    task["destination"]["integration"] = "later-aws"
+    result = run_module(batch_export, task, check=True)
+    assert result["changed"] is True and not result.get("failed"), result
+    assert any("integration 'later-aws' does not exist yet in project 12" in w and "earlier task" in w
+               for w in result["warnings"])
+    assert [c.split()[0] for c in run_module.calls] == ["GET", "GET"]
+
+
 def test_aws_keys_inline_are_refused_before_any_request_with_the_way_forward(server, run_module):
     task = aws_task()
     task["destination"]["config"].update(aws_access_key_id="AKIA", aws_secret_access_key="secret-key-000")

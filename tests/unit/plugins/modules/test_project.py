@@ -117,3 +117,47 @@ def test_info_lists_or_reads_the_match(server, run_module):
     assert run_module.calls[-1] == "GET %s8/" % PROJECTS
     server.script((404, {"detail": "Not found."}))
     assert run_module(project_info, dict(id="9"))["projects"] == []
+
+
+@pytest.mark.parametrize("args", [dict(id="7"), dict(name="web")])
+def test_info_masks_what_project_treats_as_secret(server, run_module, args):
+    """project_info used to return the webhook (and PostHog's secret_api_token) as answered."""
+    secret = dict(WEB, slack_incoming_webhook="https://hooks.example/T0/B0/xyz", secret_api_token="phs_0123456789",
+                  secret_api_token_backup="phs_backup")
+    server.script(*([] if "id" in args else [(200, page(SUMMARY))]) + [(200, secret)])
+    result = run_module(project_info, args)
+    found = result["projects"][0]
+    assert found["slack_incoming_webhook"] == found["secret_api_token"] == found["secret_api_token_backup"]
+    assert found["secret_api_token"] != "phs_0123456789" and found["app_urls"] == ["https://a.example"]
+    for value in ("hooks.example/T0", "phs_0123456789", "phs_backup"):
+        assert value not in str(result)
+
+
+def test_project_masks_the_secret_api_token(server, run_module):
+    server.script((200, dict(WEB, secret_api_token="phs_0123456789")))
+    result = run_module(project, dict(id="7"))
+    assert result["changed"] is False and "phs_0123456789" not in str(result)
+
+
+ORG_PATH = "/api/organizations/@current/"
+
+
+@pytest.mark.parametrize("features, existing, fails", [
+    ([], [SUMMARY], True),                                                        # free plan: one project
+    ([], [dict(SUMMARY, is_demo=True)], False),                                   # a demo project does not count
+    ([{"key": "organizations_projects", "limit": 2}], [SUMMARY], False),
+    ([{"key": "organizations_projects", "limit": 2}], [SUMMARY, dict(SUMMARY, id=8, name="App")], True),
+    ([{"key": "organizations_projects", "limit": None}], [SUMMARY, dict(SUMMARY, id=8, name="App")], False),
+])
+def test_check_mode_fails_where_the_plan_has_no_room(server, run_module, features, existing, fails):
+    """Check mode used to say "changed" for a project PostHog refuses (403) for real: it now reads the
+    organization's available_product_features, as PostHog's PremiumMultiProjectPermission does."""
+    server.script((200, page(*existing)), (200, {"id": "o", "available_product_features": features}))
+    result = run_module(project, dict(name="Second"), check=True)
+    assert run_module.calls == ["GET %s?limit=500" % PROJECTS, "GET " + ORG_PATH]
+    if fails:
+        lead = "creating project 'Second' would fail: PostHog would answer HTTP 403"
+        assert result["failed"] and result["msg"].startswith(lead)
+        assert "organizations_projects" in result["msg"]  # the same advice as the real run's
+    else:
+        assert result["changed"] is True and not result.get("failed")
