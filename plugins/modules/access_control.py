@@ -11,7 +11,7 @@ __metaclass__ = type
 DOCUMENTATION = r"""
 module: access_control
 short_description: Set who reaches a PostHog project, and at what level, with access control rules
-version_added: 0.2.0
+version_added: 0.1.0
 description:
   - Sets one access control rule of a project (PostHog's role-based access control), or several with
     O(rules), or removes it. A rule gives a level of a resource of the project to a role, to a member

@@ -11,7 +11,7 @@ __metaclass__ = type
 DOCUMENTATION = r"""
 module: access_control_info
 short_description: List the access control rules of a PostHog project, and who reaches it
-version_added: 0.2.0
+version_added: 0.1.0
 description:
   - Lists the access control rules of a project (PostHog's role-based access control), the rules
     of the project itself (its default, and the levels of roles and members) and those of its

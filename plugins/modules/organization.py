@@ -94,7 +94,6 @@ options:
       - Whether members who are not admins may create projects (admins and owners always may).
         PostHog's newest API; it honours the setting on plans with invite settings.
     type: bool
-    version_added: 0.2.0
   members_can_see_org_members:
     description:
       - Whether members who are not admins see the whole member list. When V(false), PostHog shows
@@ -103,20 +102,17 @@ options:
       - With V(false), a module run with a member's (not an admin's) API key sees fewer people; use
         an admin's key to manage people.
     type: bool
-    version_added: 0.2.0
   is_ai_training_opted_in:
     description:
       - Whether the organization allows its data to be used to train PostHog's AI models. PostHog's
         newest API. PostHog staff can lock this setting for an organization; it then keeps its value.
     type: bool
-    version_added: 0.2.0
   default_anonymize_ips:
     description:
       - The default of "Discard client IP data" for projects created in the organization from now on
         (existing projects keep theirs; see O(posthog.admin.project#module:anonymize_ips)). PostHog's
         newest API.
     type: bool
-    version_added: 0.2.0
 notes:
   - Needs the scope C(organization:read), and C(organization:write) to change anything.
   - Updating needs the admin level in the organization; deleting needs the owner level.

@@ -11,7 +11,7 @@ __metaclass__ = type
 DOCUMENTATION = r"""
 module: organization_state
 short_description: Converge a whole PostHog organization from one document
-version_added: 0.2.0
+version_added: 0.1.0
 description:
   - Makes one organization look like O(definition) says, in one task - its settings, projects, roles
     and the default role, domains and single sign-on, identity provider configurations, people, managed

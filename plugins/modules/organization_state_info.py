@@ -11,7 +11,7 @@ __metaclass__ = type
 DOCUMENTATION = r"""
 module: organization_state_info
 short_description: Export a PostHog organization as one document, to keep as code
-version_added: 0.2.0
+version_added: 0.1.0
 description:
   - Reads one organization and returns it as O(ignore:definition), the document that
     M(posthog.admin.organization_state) and the role P(posthog.admin.organization_as_code#role) converge -
