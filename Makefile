@@ -77,7 +77,9 @@ lint: collection
 reliability: collection
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 tests/reliability
 
-test: utils-test readme-check units emulator-test integration sanity lint reliability molecule compat emulator-test-2.21 release-check awx-job
+# `make -j2 test` (.ci/run) starts the stages in this order, two at a time: the longest first, so that the
+# last to end are short ones and neither slot waits idle at the end for a long stage started late.
+test: reliability integration compat release-check sanity lint molecule emulator-test emulator-test-2.21 units awx-job readme-check utils-test
 	@echo "make test: all checks passed"
 
 clean:

@@ -20,6 +20,13 @@ def pytest_configure(config):
                                 "the build directory)" % (harness.build_dir(), os.environ.get("BUILD", "build")))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def runners():
+    """The worker's long-lived ansible-playbook processes (harness.Runner), stopped at the end."""
+    yield
+    harness.stop_runners()
+
+
 @pytest.fixture(scope="session")
 def emulator(tmp_path_factory):
     server = harness.Emulator(str(tmp_path_factory.mktemp("emulator")))

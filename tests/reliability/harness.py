@@ -9,6 +9,9 @@ The collection is taken from ``$BUILD`` (a directory holding ``ansible_collectio
 to the repository root; default ``build``), as ``make collection BUILD=...`` leaves it.
 """
 
+import atexit
+import errno
+import itertools
 import json
 import os
 import re
@@ -17,6 +20,8 @@ import signal
 import string
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 
 import requests
@@ -183,25 +188,41 @@ def play(workdir, emulator, steps, verbosity=0, env=None, timeout=300):
     registered as ``r0``, ``r1``, ... counting module steps only), ``{"faults": [rules], "seed": n}`` (replaces the emulator's fault
     rules through its control API), ``{"clear_log": True}``, or ``{"mark": "text"}`` (one logged GET whose query is
     ``reliability_mark=text``: it tells apart, in the request log, what the tasks before and after it sent). Every task gets the connection
-    options from ``module_defaults`` (host and API key from a vars file, as a vault would give them).
+    options from ``module_defaults`` (host and API key from variables, as a vault would give them).
     Task args may use Jinja, e.g. ``"{{ r0.organization.id }}"``.
+
+    The play runs in this worker's long-lived ansible-playbook of the same verbosity and environment
+    (:class:`Runner`: one process start for many plays, the slowest part of a short play), unless
+    ``POSTHOG_RELIABILITY_RUNNER=0``, which starts one ansible-playbook per play as before.
     """
     os.makedirs(workdir, exist_ok=True)
     results_path = os.path.join(workdir, "results.json")
-    log_path = os.path.join(workdir, "ansible.log")
-    for path in (results_path, log_path):
-        if os.path.exists(path):
-            os.remove(path)
-    vars_path = os.path.join(workdir, "connection.json")
-    with open(vars_path, "w") as handle:
-        json.dump({"posthog_host": emulator.url, "posthog_api_key": emulator.key}, handle)
+    if os.path.exists(results_path):
+        os.remove(results_path)
+    if os.environ.get("POSTHOG_RELIABILITY_RUNNER", "1") == "0":
+        return _play_alone(workdir, emulator, steps, results_path, verbosity, env, timeout)
+    prefix = "b%d_" % next(_BATCHES)
+    connection = {"posthog_host": emulator.url, "posthog_api_key": emulator.key}
+    tasks, registered = _tasks(steps, emulator, results_path, prefix)
+    # r0, r1, ... name this batch's results (registered as b<n>_r0, ...): a result of an earlier play
+    # in the same process is never taken for one of this play's.
+    aliases = {name: "{{ %s%s }}" % (prefix, name) for name in registered}
+    batch = [{"name": "Reliability", "vars": dict(connection, **aliases), "block": tasks}]
+    batch_path = os.path.join(workdir, "batch.json")
+    with open(batch_path, "w") as handle:
+        json.dump(batch, handle, indent=1)
+    return _runner(verbosity, env).play(batch_path, results_path, timeout)
+
+
+def _tasks(steps, emulator, results_path, prefix=""):
+    """The play's tasks and the names of its registered results (r0, r1, ...)."""
     tasks, registered = [], []
     for step in steps:
         if "module" in step:
             name = "r%d" % len(registered)
             registered.append(name)
             tasks.append({"name": step.get("name", "%s (%s)" % (step["module"], name)), step["module"]: step["args"],
-                          "register": name, "ignore_errors": True})
+                          "register": prefix + name, "ignore_errors": True})
             if step.get("check_mode"):
                 tasks[-1]["check_mode"] = True
         elif "faults" in step:
@@ -215,9 +236,21 @@ def play(workdir, emulator, steps, verbosity=0, env=None, timeout=300):
             tasks.append(_mark_task(step["mark"], emulator))
         else:
             raise ValueError("unknown step %r" % (step,))
-    content = "{{ {%s} | to_json }}" % ", ".join("'%s': %s" % (name, name) for name in registered)
+    content = "{{ {%s} | to_json }}" % ", ".join("'%s': %s%s" % (name, prefix, name) for name in registered)
     save = {"content": content, "dest": results_path, "mode": "0600"}
     tasks.append({"name": "Save the results", "ansible.builtin.copy": save})
+    return tasks, registered
+
+
+def _play_alone(workdir, emulator, steps, results_path, verbosity, env, timeout):
+    """``steps`` as a playbook of its own, in an ansible-playbook of its own."""
+    log_path = os.path.join(workdir, "ansible.log")
+    if os.path.exists(log_path):
+        os.remove(log_path)
+    vars_path = os.path.join(workdir, "connection.json")
+    with open(vars_path, "w") as handle:
+        json.dump({"posthog_host": emulator.url, "posthog_api_key": emulator.key}, handle)
+    tasks, dummy = _tasks(steps, emulator, results_path)
     connection = {"host": "{{ posthog_host }}", "api_key": "{{ posthog_api_key }}"}
     playbook = [{
         "name": "Reliability", "hosts": "localhost", "gather_facts": False, "connection": "local",
@@ -232,6 +265,183 @@ def play(workdir, emulator, steps, verbosity=0, env=None, timeout=300):
     if verbosity:
         command.append("-" + "v" * verbosity)
     return _run(command, workdir, env, timeout, results_path, log_path)
+
+
+_BATCHES = itertools.count()
+_RUNNERS = {}
+
+
+def _runner(verbosity, env):
+    key = (verbosity, tuple(sorted((env or {}).items())))
+    if key not in _RUNNERS:
+        _RUNNERS[key] = Runner(verbosity, env)
+    return _RUNNERS[key]
+
+
+def stop_runners():
+    while _RUNNERS:
+        _RUNNERS.popitem()[1].stop()
+
+
+atexit.register(stop_runners)
+
+
+class Runner:
+    """One ansible-playbook that plays batch after batch of tasks, for one worker.
+
+    Its play loops over ``serve.json``: read a command from a FIFO (``cat`` blocks until the test
+    writes one), then ``include_tasks`` the batch file it names. A batch is done when the next
+    "Wait for the next batch" task starts; its stdout, stderr and log are the text between. A batch
+    that fails outside ``ignore_errors`` (a control call) ends the play: the Run gets its return
+    code and the next batch starts a new process, as does the last turn of the loop.
+    """
+
+    TURNS = 100
+    WAITING = "TASK [Wait for the next batch]"
+
+    def __init__(self, verbosity=0, env=None):
+        self.verbosity, self.env = verbosity, env
+        self.workdir = tempfile.mkdtemp(prefix="reliability-runner-")
+        self.process = None
+
+    def _start(self):
+        self.fifo = os.path.join(self.workdir, "next")
+        if not os.path.exists(self.fifo):
+            os.mkfifo(self.fifo, 0o600)
+        serve = [
+            {"name": "Wait for the next batch", "ansible.builtin.set_fact": {
+                "reliability_command": "{{ lookup('ansible.builtin.pipe', 'cat %s') | from_json }}" % self.fifo}},
+            {"name": "Stop", "ansible.builtin.meta": "end_play", "when": "reliability_command.stop"},
+            {"name": "Run the batch", "ansible.builtin.include_tasks": "{{ reliability_command.tasks }}"},
+        ]
+        serve_path = os.path.join(self.workdir, "serve.json")
+        with open(serve_path, "w") as handle:
+            json.dump(serve, handle, indent=1)
+        connection = {"host": "{{ posthog_host }}", "api_key": "{{ posthog_api_key }}"}
+        playbook = [{
+            "name": "Reliability", "hosts": "localhost", "gather_facts": False, "connection": "local",
+            "module_defaults": {"group/posthog.admin.posthog": connection},
+            "tasks": [{"name": "Serve batches", "ansible.builtin.include_tasks": serve_path,
+                       "loop": "{{ range(%d) | list }}" % self.TURNS,
+                       "loop_control": {"loop_var": "reliability_turn"}}],
+        }]
+        playbook_path = os.path.join(self.workdir, "runner.json")
+        with open(playbook_path, "w") as handle:
+            json.dump(playbook, handle, indent=1)
+        # python -u: the output reaches the pipe line by line (it tells when a batch has ended); the
+        # modules' own interpreters are not affected
+        command = [sys.executable, "-u", os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", playbook_path]
+        if self.verbosity:
+            command.append("-" + "v" * self.verbosity)
+        self.log_path = os.path.join(self.workdir, "ansible.log")
+        if os.path.exists(self.log_path):
+            os.remove(self.log_path)
+        self.out, self.err = [], []
+        self.changed = threading.Condition()
+        self.process = subprocess.Popen(command, cwd=self.workdir, env=ansible_env(self.workdir, self.env),
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        text=True)
+        self.readers = [threading.Thread(target=self._read, args=(stream, into), daemon=True)
+                        for stream, into in ((self.process.stdout, self.out), (self.process.stderr, self.err))]
+        for reader in self.readers:
+            reader.start()
+        self.turns = 0
+
+    def _read(self, stream, into):
+        for line in stream:
+            with self.changed:
+                into.append(line)
+                self.changed.notify_all()
+        with self.changed:
+            self.changed.notify_all()
+
+    def _send(self, command, deadline):
+        """Write ``command`` to the FIFO once the play reads it; False if the play ended first."""
+        data = json.dumps(command).encode()
+        while True:
+            try:
+                descriptor = os.open(self.fifo, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError as error:
+                if error.errno != errno.ENXIO:  # ENXIO: no reader yet
+                    raise
+                if self.process.poll() is not None:
+                    return False
+                if time.monotonic() > deadline:
+                    raise subprocess.TimeoutExpired(self.process.args, 0)
+                time.sleep(0.01)
+                continue
+            try:
+                os.write(descriptor, data)
+            finally:
+                os.close(descriptor)
+            return True
+
+    def _header(self, start, deadline):
+        """Index of the first "Wait for the next batch" header from line ``start`` on; None if the play ended."""
+        with self.changed:
+            while True:
+                for index in range(start, len(self.out)):
+                    if self.out[index].startswith(self.WAITING):
+                        return index
+                if self.process.poll() is not None and not any(reader.is_alive() for reader in self.readers):
+                    return None
+                if time.monotonic() > deadline:
+                    args = self.process.args
+                    self.stop(kill=True)
+                    raise subprocess.TimeoutExpired(args, 0)
+                self.changed.wait(0.5)
+
+    def play(self, batch_path, results_path, timeout):
+        if self.process is not None and (self.process.poll() is not None or self.turns >= self.TURNS - 1):
+            self.stop()
+        if self.process is None:
+            self._start()
+            self.ready = 0
+        started = time.monotonic()
+        deadline = started + timeout
+        ready = self._header(self.ready, deadline)  # the play waits for this batch at that line
+        done = None
+        if ready is not None:
+            with self.changed:
+                err_from = len(self.err)
+            log_from = os.path.getsize(self.log_path) if os.path.exists(self.log_path) else 0
+            self.turns += 1
+            if self._send({"stop": False, "tasks": batch_path}, deadline):
+                done = self._header(ready + 1, deadline)  # the next turn's: the batch has ended
+        else:
+            ready, err_from, log_from = 0, 0, 0
+        if done is None:  # the play ended: a failed task, or it never started
+            self.process.wait()
+            for reader in self.readers:
+                reader.join(10)
+            returncode = self.process.returncode or 1
+        else:
+            returncode = 0
+            self.ready = done
+        with self.changed:
+            stdout = "".join(self.out[ready:done])
+            stderr = "".join(self.err[err_from:])
+        log = _read(self.log_path)[log_from:]
+        raw = _read(results_path)
+        results = json.loads(raw) if raw else {}
+        return Run(returncode, stdout, stderr, log, results, time.monotonic() - started)
+
+    def stop(self, kill=False):
+        process = self.process
+        if process is None:
+            return
+        if process.poll() is None and not kill:
+            try:
+                self._send({"stop": True}, time.monotonic() + 10)
+                process.wait(timeout=30)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self.process = None
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        for reader in self.readers:
+            reader.join(10)
 
 
 def _control_task(name, method, path, body, emulator):
