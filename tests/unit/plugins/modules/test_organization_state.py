@@ -122,6 +122,7 @@ def test_export_writes_commented_yaml_that_reads_back_as_the_document(server, ru
                                   saml_entity_id=None, id_jag_allowed_clients=[]))),
                   (200, page(member("a@acme.example", 15), member("bot@posthogbot.user"))),
                   (200, page(invite("b@acme.example", 8))),
+                  (200, dict(access_controls=[])), (200, dict(access_controls=[])),  # project 7's two lists
                   (200, page(dict(id="p1", domain="t.acme.example", status="valid"),
                              dict(id="p2", domain="e.acme.example", status="waiting", target_cname="p2.proxy.example"))),
                   (200, page(*exports)), (200, page()),  # hog functions
@@ -163,7 +164,8 @@ def test_export_names_the_integration_an_export_writes_with(server, run_module):
     newest = batch_export(destination=dict(type="AwsS3", integration=41, config=dict(
         bucket_name="b", region="eu-west-1", prefix="p/")), timezone="Europe/Berlin", offset_hour=2, filters=[])
     server.script((200, ORG), (200, page()), (200, page()), (200, page()), (200, page()), (200, page()),
-                  (200, page()), (200, page()), (200, page(newest)),
+                  (200, page()), (200, dict(access_controls=[])), (200, dict(access_controls=[])),
+                  (200, page()), (200, page(newest)),
                   (200, page(dict(id=41, kind="aws-s3", config=dict(name="acme-aws")),
                              dict(id=42, kind="aws-s3", config=dict(name="other")))),
                   (200, page()),  # hog functions
@@ -183,7 +185,8 @@ def test_the_export_leaves_out_every_destination_secret_a_server_echoes(server, 
         bucket_name="b", region="eu-west-1", prefix="p/", aws_access_key_id="AKIA-ECHOED",
         aws_secret_access_key=SECRET, password=SECRET, private_key=SECRET, token=SECRET)))
     server.script((200, ORG), (200, page()), (200, page()), (200, page()), (200, page()), (200, page()),
-                  (200, page()), (200, page()), (200, page(echoed)), (200, page()),  # then hog functions, plugins
+                  (200, page()), (200, dict(access_controls=[])), (200, dict(access_controls=[])),
+                  (200, page()), (200, page(echoed)), (200, page()),  # then hog functions, plugins
                   (200, page()), (200, page()), (200, page()),
                   (200, page()), (200, page()))
     result = run_module(organization_state_info, dict(organization=ORG_ID))
