@@ -182,7 +182,7 @@ def test_tls_validation_ca_path_and_opt_out(emulator, tls_emulator, tmp_path):
             {"module": case.module, "args": dict(args, ca_path=tls_emulator.ca), "name": "%s, ca_path" % case.id},
             {"module": case.module, "args": dict(args, validate_certs=False), "name": "%s, no validation" % case.id},
         ]
-    run = harness.play(str(tmp_path / "play"), tls_emulator, steps)
+    run = harness.play(str(tmp_path / "play"), tls_emulator, steps, timeout=900)  # every module once: ~250 s on a quiet machine
     assert run.returncode == 0, run.explain()
     for index, case in enumerate(MODULES):
         untrusted, with_ca, unchecked = (run.results["r%d" % (3 * index + n)] for n in range(3))
