@@ -241,3 +241,4 @@ $(BIN)/.bench-stamp: $(BIN)/.stamp bench/requirements.txt
 
 bench: collection $(BIN)/.bench-stamp
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/sweep.py   # organization_state from 10 to 10,000 objects -> bench/sweep.md

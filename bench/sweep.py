@@ -14,6 +14,7 @@ ping + 10 s; its requests at most the floor's plus one per extra page.
 
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -61,12 +62,16 @@ def playbook(path, body):
 
 
 def timed(cmd, env):
+    """``(wall seconds, output, CPU seconds)``: the CPU (user + sys) of the command and everything it
+    started, which a busy machine inflates far less than the wall time."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     proc = subprocess.run(cmd, cwd=BENCH, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode:
         sys.exit("sweep: %s failed:\n%s" % (" ".join(cmd[:4]), proc.stdout[-3000:]))
-    return wall, proc.stdout
+    return wall, proc.stdout, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def floor_reads(emu, org_id, project):
@@ -99,17 +104,20 @@ def measure(emu, size, env):
     ping = os.path.join(STATE, "sweep-ping.yml")
     playbook(ping, "    - name: Ping\n      ansible.builtin.ping:\n")
     cmd = [os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-c", "local"]
-    first, dummy = timed(cmd + [book], env)
+    first = timed(cmd + [book], env)[0]
     log = emu.requests_log()
     first_writes = sum(1 for r in log if r["method"] != "GET")
     floor_writes = -(-size // 20) + size + max(1, size // 10)  # bulk invites, a PATCH per definition, exports
-    reruns, pings, floors, reqs = [], [], [], None
+    reruns, pings, floors, reqs, cpus, ping_cpus = [], [], [], None, [], []
     for dummy in range(RUNS):
-        pings.append(timed(cmd + [ping], env)[0])
-        wall, out = timed(cmd + [book], env)
+        wall, dummy_out, cpu = timed(cmd + [ping], env)
+        pings.append(wall)
+        ping_cpus.append(cpu)
+        wall, out, cpu = timed(cmd + [book], env)
         if "changed=0" not in out:
             sys.exit("sweep: the re-run at S=%d changed something:\n%s" % (size, out[-3000:]))
         reruns.append(wall)
+        cpus.append(cpu)
         log = emu.requests_log()
         reqs = len(log)
         if any(r["method"] != "GET" for r in log):
@@ -120,9 +128,11 @@ def measure(emu, size, env):
     floor_n = floors[0][1]
     row = dict(size=size, first=first, first_writes=first_writes, floor_writes=floor_writes,
                rerun=statistics.median(reruns), ping=statistics.median(pings), floor=floor_s,
-               requests=reqs, floor_requests=floor_n)
-    say("S=%d: re-run %.2f s (ping %.2f s, floor %.2f s), %d requests (floor %d); first run %.1f s, %d writes "
-        "(floor %d)" % (size, row["rerun"], row["ping"], floor_s, reqs, floor_n, first, first_writes, floor_writes))
+               requests=reqs, floor_requests=floor_n, cpu=statistics.median(cpus), ping_cpu=statistics.median(ping_cpus),
+               load=os.getloadavg()[0])
+    say("S=%d: re-run %.2f s, %.2f s CPU (ping %.2f s, %.2f s CPU; floor %.2f s), %d requests (floor %d); first run "
+        "%.1f s, %d writes (floor %d); load %.1f" % (size, row["rerun"], row["cpu"], row["ping"], row["ping_cpu"],
+                                                    floor_s, reqs, floor_n, first, first_writes, floor_writes, row["load"]))
     return row
 
 
@@ -132,16 +142,18 @@ def report(rows):
              "the idempotent re-run of one `organization_state` task (`definition_file`), median of %d, beside a "
              "one-task `ansible.builtin.ping` playbook and the floor (the same reads with requests, %d a page). "
              "Written by `bench/sweep.py` (`make bench`)." % (RUNS, PAGE), "",
-             "| S | re-run (s) | ping (s) | re-run - ping (s) | target | floor reads (s) | requests | floor requests "
-             "| first run (s) | first-run writes | floor writes |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| S | re-run (s) | ping (s) | re-run - ping (s) | target | re-run CPU (s) | ping CPU (s) | floor reads (s) "
+             "| requests | floor requests | first run (s) | first-run writes | floor writes | load |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         target = {1000: 1.5, 10000: 10.0}.get(r["size"])
         over = r["rerun"] - r["ping"]
         verdict = "" if target is None else ("%s (<= %.1f)" % ("met" if over <= target else "MISSED", target))
-        lines.append("| %d | %.2f | %.2f | %.2f | %s | %.2f | %d | %d | %.1f | %d | %d |" % (
-            r["size"], r["rerun"], r["ping"], over, verdict, r["floor"], r["requests"], r["floor_requests"],
-            r["first"], r["first_writes"], r["floor_writes"]))
+        lines.append("| %d | %.2f | %.2f | %.2f | %s | %.2f | %.2f | %.2f | %d | %d | %.1f | %d | %d | %.1f |" % (
+            r["size"], r["rerun"], r["ping"], over, verdict, r["cpu"], r["ping_cpu"], r["floor"], r["requests"],
+            r["floor_requests"], r["first"], r["first_writes"], r["floor_writes"], r["load"]))
+    lines += ["", "Wall times depend on how busy the machine is (the load average at the end of each size is the "
+              "last column; on a shared machine, compare CPU seconds). The requests and writes do not."]
     with open(os.path.join(BENCH, "sweep.md"), "w") as handle:
         handle.write("\n".join(lines) + "\n")
     with open(os.path.join(STATE, "sweep.json"), "w") as handle:
