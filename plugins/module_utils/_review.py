@@ -159,8 +159,8 @@ def markdown(data):
     lines.append("### %s" % title)
     if data.get("host") or data.get("created_at"):
         lines.append("")
-        lines.append("Made %s against %s%s." % (data.get("created_at") or "", data.get("host") or "",
-                                                 " (organization %s)" % org["id"] if org.get("id") else ""))
+        where = " (organization %s)" % org["id"] if org.get("id") else ""
+        lines.append("Made %s against %s%s." % (data.get("created_at") or "", data.get("host") or "", where))
     lines.append("")
     if not plan:
         lines.append("No changes: PostHog already matches the document.")

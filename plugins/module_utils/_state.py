@@ -165,10 +165,11 @@ SECTIONS = (
         required_one_of=[("name", "id")], export=_identity_provider.export_items,
         comment="SAML, OIDC and SCIM configurations and the domains they apply to "
                 "(posthog.admin.identity_provider_config)."),
-    Section("roster", _people.Roster, _options(
-        _people.ROSTER_ARGUMENT_SPEC, ("people", "purge", "purge_owners", "resend_expired", "send_email",
-                                       "invite_message")), "roster", many=False, purge_on_prune=True,
-        keys=_person_keys, export=_people.export_items,
+    Section(
+        "roster", _people.Roster,
+        _options(_people.ROSTER_ARGUMENT_SPEC, ("people", "purge", "purge_owners", "resend_expired", "send_email",
+                                                "invite_message")),
+        "roster", many=False, purge_on_prune=True, keys=_person_keys, export=_people.export_items,
         comment="Members and pending invites, by level (posthog.admin.roster). purge: true removes who is not listed."),
     # After the roles and people they name.
     Section("access_controls", _access_control.AccessControl, _options(

@@ -1442,6 +1442,10 @@ HOG_FUNCTION = ModuleCase(
         BadInput({"name": "x"}, r"to create it, give template_id or hog", "neither hog nor template"),
         BadInput({"id": "nope"}, r"id must be a hog function's UUID", "malformed id"),
         BadInput({"name": "x", "type": "plugin"}, r"type must be one of", "unknown type"),
+    ],
+)
+
+
 # ------------------------------------------------------------------------------ access_control
 AC_EMAIL = "ac@reliability.example"
 AC_ROLE = "Reliability AC"

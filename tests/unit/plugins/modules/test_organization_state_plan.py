@@ -198,8 +198,8 @@ def test_a_failure_in_the_middle_says_what_was_done_and_what_was_not_attempted(r
 
 
 # ------------------------------------------------------------------------ the export file
-def test_the_export_file_is_private_from_its_first_byte_and_never_follows_a_planted_link(run_live, live, tmp_path,
-                                                                                        monkeypatch):
+def test_the_export_file_is_private_from_its_first_byte_and_never_follows_a_planted_link(
+        run_live, live, tmp_path, monkeypatch):
     import os
     import stat
     victim = tmp_path / "victim.txt"

@@ -81,7 +81,7 @@ def mutate(live, base, uuids, org, how):
                      {"user_uuid": uuids[sorted(org["people"])[0]]})
         return "roles", "role %r" % name
     if how == "domain" and org["domains"]:
-        domain = [d for d in live.api("GET", base + "domains/")["results"]][0]
+        domain = live.api("GET", base + "domains/")["results"][0]
         live.api("DELETE", base + "domains/%s/" % domain["id"])
         return "domains", "domain %r" % domain["domain"]
     if how == "event" and org["events"]:
