@@ -162,6 +162,29 @@ def measure_way(emu, env, label, forks, strategy=None):
     return row, log
 
 
+def slices(emu, env, count=2):
+    """The fleet as AWX's job slicing runs it: `count` runs of the same play, each with --limit on every
+    count-th host of the sorted host list (AWX gives each slice its own share of the inventory), one after
+    the other. Each slice must converge only its hosts; together they make the requests of one run."""
+    hosts = sorted(os.path.splitext(name)[0] for name in os.listdir(DOCS))
+    out = []
+    for index in range(count):
+        share = hosts[index::count]
+        limit = os.path.join(WORK, "slice-%d.txt" % index)
+        write(limit, "\n".join(share) + "\n")
+        emu.control("DELETE", "requests")
+        cmd, e = play(env, "state.yml", 2)
+        wall, cpu, stdout = timed(cmd + ["--limit", "@" + limit], e)
+        ran = sorted(line.split()[0] for line in stdout.splitlines() if "changed=0" in line and " : ok=" in line)
+        if ran != share:
+            sys.exit("fleet: slice %d ran %d hosts, not its %d" % (index, len(ran), len(share)))
+        log = emu.requests_log()
+        out.append(dict(slice=index + 1, hosts=len(share), wall=wall, cpu=cpu, requests=len(log)))
+        say("slice %d/%d: %d hosts, %.1f s wall, %.2f s CPU, %d requests" % (index + 1, count, len(share), wall, cpu,
+                                                                            len(log)))
+    return out
+
+
 def floor(emu, log):
     """The same GETs the re-run made, with one requests.Session, in a process of its own."""
     urls = [emu.url + r["path"] + ("?" + r["query"] if r["query"] else "") for r in log]
@@ -214,7 +237,7 @@ def profile(emu, env, rows):
         if not found:
             sys.exit("fleet: no kept AnsiballZ payload for %s under %s" % (module, remote))
         payloads[module] = found[-1]
-    bare = dict(os.environ)
+    bare = dict(os.environ, POSTHOG_HOST=emu.url, POSTHOG_API_KEY=emu.key)
     out = {"python_startup": cpu_of([PYTHON, "-c", "pass"], bare)}
     for module, payload in payloads.items():
         out[module + "_payload_bytes"] = os.path.getsize(payload)
@@ -289,7 +312,7 @@ def inventory(emu, env):
     return rows
 
 
-def report(rows, prof, inv, out_path):
+def report(rows, prof, inv, sliced, out_path):
     lines = ["# The fleet benchmark: many organizations in one run", "",
              "%d organizations, each converged by one `organization_state` task from its own document (3 settings, "
              "2 domains, 5 people, 1 batch export, 3 event definitions), hosts from the `posthog.admin.organizations` "
@@ -332,6 +355,13 @@ def report(rows, prof, inv, out_path):
                       "host at forks 2: %.3f s vs %.3f s, x%.2f, %s." % (
                           TARGET, per_org, prof["ping_per_host"], per_org / prof["ping_per_host"],
                           "met" if per_org <= TARGET * prof["ping_per_host"] else "MISSED")]
+    if sliced:
+        lines += ["", "## Two slices, as AWX's job slicing runs them", "",
+                  "The same play twice at forks 2, each with `--limit` on every second host of the sorted list, one "
+                  "after the other (AWX runs them side by side on its execution nodes).", "",
+                  "| slice | hosts | wall (s) | CPU (s) | requests |", "|---|---|---|---|---|"]
+        for r in sliced:
+            lines.append("| %d | %d | %.1f | %.1f | %d |" % (r["slice"], r["hosts"], r["wall"], r["cpu"], r["requests"]))
     if inv:
         lines += ["", "## The inventory of %d organizations" % INVENTORY_ORGS, "",
                   "`ansible-inventory -i large.posthog.yml --list` with the plugin's `jsonfile` cache.", "",
@@ -366,14 +396,16 @@ def main():
         else:
             say("Mitogen left out (not installed, or BENCH_FLEET_MITOGEN=0)")
         rows.append(floor(emu, log))
+        sliced = slices(emu, env)
         prof = profile(emu, env, rows)
         inv = inventory(emu, env) if INVENTORY_ORGS else []
     finally:
         emu.stop()
     out_path = os.path.join(STATE if SMOKE else BENCH, "fleet.md")
-    report(rows, prof, inv, out_path)
+    report(rows, prof, inv, sliced, out_path)
     with open(os.path.join(STATE, "fleet.json"), "w") as handle:
-        json.dump({"orgs": ORGS, "runs": RUNS, "rows": rows, "profile": prof, "inventory": inv}, handle, indent=1)
+        json.dump({"orgs": ORGS, "runs": RUNS, "rows": rows, "profile": prof, "inventory": inv, "slices": sliced},
+                  handle, indent=1)
     say("fleet: %s" % os.path.relpath(out_path, os.path.dirname(BENCH)))
 
 
