@@ -332,10 +332,9 @@ def report(rows, prof, inv, sliced, out_path):
         per_org = prof.get("state_per_org")
         lines += ["", "## Where one organization's CPU goes", "",
                   "The module processes run by hand from payloads kept with `ANSIBLE_KEEP_REMOTE_FILES=1` "
-                  "(`python <payload> explode`, then `python <payload> execute`, median of 5). These runs import "
-                  "from the exploded files, whose bytecode Python caches after the first run; in a play, AnsiballZ "
-                  "imports from its zip and compiles every source each time, so the difference between these "
-                  "figures and the module processes of the play (next table) is mostly that compilation.", "",
+                  "(`python <payload> explode`, then `python <payload> execute`, median of 5), alone and one at a time: "
+                  "the module processes of the play (next table) run two at a time beside the machine's other "
+                  "jobs, and cost more CPU for it.", "",
                   "| part | CPU (s) |", "|---|---|",
                   "| Python start-up (`python -c pass`) | %.3f |" % prof["python_startup"],
                   "| `ansible.module_utils.basic` imported (start-up included) | %.3f |" % prof["basic_imports"],
