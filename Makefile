@@ -232,7 +232,8 @@ molecule: collection-molecule $(BIN)/.molecule-stamp
 
 # ---- The benchmark of issue 7 (not part of `make test`): the collection's modules vs an
 # ansible.builtin.uri playbook vs plain Python + requests, on an emulator of its own -> bench/results.md
-# and bench/results.png. BENCH_RUNS (default 3) runs per way; see bench/README.md.
+# and bench/results.png. BENCH_RUNS (default 3) runs per way; see bench/README.md. Then the fleet
+# benchmark of issue 25 (many organizations in one run, forks, Mitogen, the inventory's cache) -> bench/fleet.md.
 .PHONY: bench
 
 $(BIN)/.bench-stamp: $(BIN)/.stamp bench/requirements.txt
@@ -242,3 +243,4 @@ $(BIN)/.bench-stamp: $(BIN)/.stamp bench/requirements.txt
 bench: collection $(BIN)/.bench-stamp
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/sweep.py   # organization_state from 10 to 10,000 objects -> bench/sweep.md
+	$(BIN)/python bench/fleet.py

@@ -142,3 +142,42 @@ def test_duplicate_and_missing_host_names_are_skipped(server, tmp_path):
     assert result["groups"]["posthog_organizations"] == ["Org 1"]
     assert result["hostvars"]["Org 1"]["posthog_slug"] == "org-1"
     assert "two organizations are named 'Org 1'" in stderr
+
+
+def guide_block(marker):
+    """The YAML code block of docs/docsite/rst/guide_fleet.rst that starts with the comment `marker`."""
+    root = collections_root()
+    guide = os.path.join(root, "ansible_collections", "posthog", "admin", "docs", "docsite", "rst", "guide_fleet.rst")
+    with open(guide) as handle:
+        text = handle.read()
+    start = text.index("    " + marker + "\n")
+    block = []
+    for line in text[start:].splitlines():
+        if line and not line.startswith("    "):
+            break
+        block.append(line[4:])
+    return "\n".join(block).strip() + "\n"
+
+
+def test_fleet_guide_keyed_groups_pick_a_unit_or_a_shard(server, tmp_path):
+    """The fleet guide's subset example, loaded as the guide shows it: groups per business unit (the slug's
+    first part) and per shard (the id's last hexadecimal digit), beside the plain group."""
+    if collections_root() is None:
+        pytest.skip("run from a built collection copy (make units)")
+    config = guide_block("# inventory/fleet.posthog.yml")
+    assert config.startswith("# inventory/fleet.posthog.yml\nplugin: posthog.admin.organizations\n")
+    config = config.replace("plugin: posthog.admin.organizations\n", "")  # build() writes it, with host and api_key
+    orgs = [org(1, slug="acme-eu", id="0000000a-0000-0000-0000-00000000000a"),
+            org(2, slug="acme-us", id="0000000b-0000-0000-0000-00000000000b"),
+            org(3, slug="globex-main", id="0000000c-0000-0000-0000-00000000000a")]
+    server.script((200, page(server, orgs)))
+    result, dummy = build(server, tmp_path, config)
+    groups = result["groups"]
+    assert groups["posthog_organizations"] == ["acme-eu", "acme-us", "globex-main"]
+    assert groups["unit_acme"] == ["acme-eu", "acme-us"]
+    assert groups["unit_globex"] == ["globex-main"]
+    assert groups["shard_a"] == ["acme-eu", "globex-main"]
+    assert groups["shard_b"] == ["acme-us"]
+    assert groups["strict_2fa"] == ["acme-eu"]  # org(1) enforces 2FA
+    assert set(groups) == {"all", "ungrouped", "posthog_organizations", "unit_acme", "unit_globex", "shard_a",
+                           "shard_b", "strict_2fa"}
