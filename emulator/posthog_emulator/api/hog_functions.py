@@ -1,4 +1,4 @@
-"""``/api/projects/<project_id>/hog_functions`` and ``…/hog_function_templates`` (facts 11, section 2).
+"""``/api/projects/<project_id>/hog_functions`` and ``…/hog_function_templates`` (docs/posthog_facts.md §12).
 
 Mirrors ``HogFunctionViewSet`` of ``products/cdp/backend/api/hog_function.py`` (PostHog's newest
 layout) with the inputs rules of ``posthog/cdp/validation.py`` (see
@@ -19,7 +19,7 @@ layout) with the inputs rules of ``posthog/cdp/validation.py`` (see
   (and drop ``filters.events``/``actions``); enabled transformation caps; ``execution_order`` of a
   transformation appended (highest + 1) on create, re-enable and undelete; ``rearrange``.
 * ``version`` +1 on each change; ``base_updated_at`` older than the stored ``updated_at``: 409
-  ``stale_update`` (facts 11, 2.2, from PostHog's newest code; not in every version).
+  ``stale_update`` (docs/posthog_facts.md §12.8: from PostHog's newest code, not confirmed in the code read).
 * The list answers the minimal serializer unless ``?full=true``, narrowed by ``type`` (a comma
   list), ``enabled``, ``search``; ordered by ``execution_order``, then newest update first.
 """
