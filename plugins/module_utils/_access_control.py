@@ -348,10 +348,10 @@ class AccessControl(Resource):
         return [dict(project_id=str(pid), resource=resource) for pid in project_ids for resource in ("project", "dashboard")]
 
     @classmethod
-    def doomed(cls, task, params, row):
-        one = cls(task, dict(params, resource=row.get("resource"), role=None, member=None, access_level=None))
-        one.fixed = row
-        one.params["target"] = "%s for %s" % (row.get("resource"), row["id"].split("/", 1)[1])
+    def doomed(cls, task, params, obj):
+        one = cls(task, dict(params, resource=obj.get("resource"), role=None, member=None, access_level=None))
+        one.fixed = obj
+        one.params["target"] = "%s for %s" % (obj.get("resource"), obj["id"].split("/", 1)[1])
         return one
 
     # --------------------------------------------------------------- purge

@@ -169,7 +169,8 @@ def _owner_of(owner):
 #: What a user documents about an event, each described once: sent, compared, exported.
 FIELDS = (
     Field("description", from_api=lambda value: value or ""),
-    Field("tags", "list", elements="str", to_api=normalise_tags, from_api=normalise_tags, to_user=sorted, unordered=True),
+    Field("tags", "list", elements="str", to_api=normalise_tags, from_api=lambda tags: sorted(normalise_tags(tags)),
+          unordered=True),
     Field("owner", to_api=lambda email: (email or "").strip().lower(), from_api=_owner_of),
     Field("verified", "bool", from_api=bool, export="if_true"),
     Field("hidden", "bool", from_api=bool, export="if_true"),

@@ -343,7 +343,7 @@ INVITE = ModuleCase(
         BadInput({"target_email": "ann@invite.example", "level": "boss"},
                  r"level must be one of: member, admin, owner", "unknown level"),
         BadInput({"target_email": "not-an-email"}, r"'not-an-email' is not an email address", "not an address"),
-        BadInput({"target_email": ""}, r"has no target_email|is not an email address", "empty address"),
+        BadInput({"target_email": ""}, r"has no (target_)?email|is not an email address", "empty address"),
         BadInput({"target_email": "ann@invite.example", "invites": [{"target_email": "bob@invite.example"}]},
                  r"mutually exclusive: target_email\|invites", "both forms"),
         BadInput({"invites": [{"target_email": "bob@invite.example"}, {"target_email": "BOB@invite.example"}]},

@@ -58,3 +58,8 @@ def test_the_prune_switches_are_the_modules():
     for name in ("prune", "prune_owners", "prune_projects"):
         assert spec["organization_as_code_" + name]["type"] == "bool"
         assert spec["organization_as_code_" + name]["default"] is _state.STATE_ARGUMENT_SPEC[name]["default"]
+
+
+def test_the_role_takes_every_setting_of_the_module():
+    settings = role_spec()["organization_as_code_organization"]["options"]["settings"]["options"]
+    assert sorted(settings) == sorted(_state.SETTINGS_VALIDATOR.argument_spec)
