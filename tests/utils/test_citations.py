@@ -4,7 +4,7 @@
 """`make utils-test`: every fact the code cites is in the repository. The code cites
 docs/posthog_facts.md by section ("docs/posthog_facts.md §10.5"); each cited section must be a
 heading there, and nothing may cite a file outside the repository (the facts used to live in
-../shared/reference/, which a maintainer with a clone cannot follow)."""
+a directory beside the repository, which a maintainer with a clone cannot follow)."""
 import os
 import re
 import subprocess
