@@ -28,11 +28,7 @@ import json
 
 from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 
-from ansible_collections.posthog.admin.plugins.module_utils import _access_control, _batch_export, _domain
-from ansible_collections.posthog.admin.plugins.module_utils import _event_definition
-from ansible_collections.posthog.admin.plugins.module_utils import _hog_function, _identity_provider
-from ansible_collections.posthog.admin.plugins.module_utils import _organization, _people, _plugins, _project
-from ansible_collections.posthog.admin.plugins.module_utils import _proxy_record, _role
+from ansible_collections.posthog.admin.plugins.module_utils import _organization, _project
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import role_key
 from ansible_collections.posthog.admin.plugins.module_utils._document import read_definition, to_yaml, write_private
 from ansible_collections.posthog.admin.plugins.module_utils import _review
@@ -63,8 +59,12 @@ class Section:
     """One part of the document converged by one resource (or planner).
 
     :param key: the document key (``batch_exports``).
-    :param resource: the Resource (a list of items) or Planner (one dict) converging it.
-    :param options: the argument spec of one item (the module's options an item takes).
+    :param load: ``load()``: the kind's code, as a dict: ``resource``, the Resource (a list of items)
+        or Planner (one dict) converging it; ``options``, the argument spec of one item (the module's
+        options an item takes); ``export``, ``export(ctx)``: the section's items as
+        organization_state_info exports them (the kind's own ``export_items``; absent when PostHog
+        refuses them); ``prune_guard``, ``prune_guard(task)``: why prune must keep what the section does
+        not list (a sentence, warned), or absent.
     :param kind: what an item is called in messages.
     :param prunable: whether ``prune`` removes objects the section does not list (True, False, or
         the module option that must also be set: ``prune_projects``).
@@ -77,20 +77,15 @@ class Section:
         section that the plan removes (a project's id, a role's folded name, a person's address).
     :param refers: ``(option, section)`` pairs: an item's ``option`` names objects of ``section``
         (``project_id`` a project; a role's ``members`` people of the roster).
-    :param export: ``export(ctx)``: the section's items as organization_state_info exports them (the
-        kind's own ``export_items``), None when PostHog refuses them.
     :param comment: what the export file says above the section.
     :param document_keys: ``(key, comment)`` of document keys the section's export also writes.
-    :param prune_guard: ``prune_guard(task)``: why prune must keep what the section does not list (a
-        sentence, warned), or None.
     """
 
-    def __init__(self, key, resource, options, kind, prunable=True, required_one_of=None, many=True,
-                 skip_missing=False, prune_params=None, purge_on_prune=False, keys=None, refers=(), export=None,
-                 comment="", document_keys=(), prune_guard=None):
+    def __init__(self, key, load, kind, prunable=True, required_one_of=None, many=True,
+                 skip_missing=False, prune_params=None, purge_on_prune=False, keys=None, refers=(),
+                 comment="", document_keys=()):
         self.key = key
-        self.resource = resource
-        self.options = options
+        self._load = load
         self.kind = kind
         self.prunable = prunable
         self.many = many
@@ -99,12 +94,22 @@ class Section:
         self.purge_on_prune = purge_on_prune
         self.keys = keys or (lambda obj, label: ())
         self.refers = refers
-        self.export = export
-        self.prune_guard = prune_guard  # prune_guard(task): why prune must keep what the document leaves out, or None
         self.comment = comment
         self.document_keys = document_keys
         self.required_one_of = required_one_of or []
-        self.validator = ArgumentSpecValidator(options, required_one_of=required_one_of)
+
+    def __getattr__(self, name):
+        """``resource``, ``options``, ``export``, ``prune_guard`` and ``validator``: the kind's own code,
+        imported the first time a run needs the section. A module process compiles every module_utils
+        it imports from the AnsiballZ payload's source, so a document that leaves a section out (a
+        fleet's organizations, mostly) does not pay for its kind."""
+        if name not in ("resource", "options", "export", "prune_guard", "validator"):
+            raise AttributeError(name)
+        loaded = dict(export=None, prune_guard=None)
+        loaded.update(self._load())
+        loaded["validator"] = ArgumentSpecValidator(loaded["options"], required_one_of=self.required_one_of)
+        self.__dict__.update(loaded)
+        return loaded[name]
 
     def items(self, document):
         value = document.get(self.key)
@@ -140,70 +145,119 @@ def _person_keys(obj, label):
     return [label.lower()]
 
 
+# What each section loads when a run first needs it (Section.__getattr__): the kind's module, imported
+# here rather than at the top, and what the section takes from it.
+def _projects():
+    return dict(resource=_project.Project, options=_options(_project.ARGUMENT_SPEC, tuple(_project.ARGUMENT_SPEC)),
+                export=_project.export_items)
+
+
+def _roles():
+    from ansible_collections.posthog.admin.plugins.module_utils import _role
+    return dict(resource=_role.Role, options=_options(_role.ARGUMENT_SPEC, _role.ITEM_OPTIONS),
+                prune_guard=_role.scim_keeps_roles, export=_role.export_items)
+
+
+def _domains():
+    from ansible_collections.posthog.admin.plugins.module_utils import _domain
+    return dict(resource=_domain.Domain, export=_domain.export_items, options=_options(
+        _domain.ARGUMENT_SPEC, _domain.ITEM_OPTIONS + ("verify_timeout", "verify_interval")))
+
+
+def _identity_provider_configs():
+    from ansible_collections.posthog.admin.plugins.module_utils import _identity_provider as kind
+    return dict(resource=kind.IdentityProviderConfig, export=kind.export_items,
+                options=_options(kind.ARGUMENT_SPEC, tuple(kind.ARGUMENT_SPEC)))
+
+
+def _roster():
+    from ansible_collections.posthog.admin.plugins.module_utils import _people
+    return dict(resource=_people.Roster, export=_people.export_items, options=_options(
+        _people.ROSTER_ARGUMENT_SPEC, ("people", "purge", "purge_owners", "resend_expired", "send_email",
+                                       "invite_message")))
+
+
+def _access_controls():
+    from ansible_collections.posthog.admin.plugins.module_utils import _access_control as kind
+    return dict(resource=kind.AccessControl, export=kind.export_items,
+                options=_options(kind.ARGUMENT_SPEC, kind.ITEM_OPTIONS, project_id=dict(type="str")))
+
+
+def _proxy_records():
+    from ansible_collections.posthog.admin.plugins.module_utils import _proxy_record
+    return dict(resource=_proxy_record.ProxyRecord, export=_proxy_record.export_items,
+                options=_options(_proxy_record.ARGUMENT_SPEC, tuple(_proxy_record.ARGUMENT_SPEC)))
+
+
+def _batch_exports():
+    from ansible_collections.posthog.admin.plugins.module_utils import _batch_export
+    return dict(resource=_batch_export.BatchExport, export=_batch_export.export_items,
+                options=_options(_batch_export.ARGUMENT_SPEC, _batch_export.ITEM_OPTIONS))
+
+
+def _hog_functions():
+    from ansible_collections.posthog.admin.plugins.module_utils import _hog_function
+    return dict(resource=_hog_function.HogFunction, export=_hog_function.export_items, options=_options(
+        _hog_function.ARGUMENT_SPEC, _hog_function.ITEM_OPTIONS + ("project_id",), project_id=dict(type="str")))
+
+
+def _plugin_sections():
+    from ansible_collections.posthog.admin.plugins.module_utils import _plugins
+    return dict(resource=_plugins.PipelinePlugin, export=_plugins.export_items,
+                options=_options(_plugins.ARGUMENT_SPEC, ("family",) + _plugins.ITEM_OPTIONS))
+
+
+def _event_definitions():
+    from ansible_collections.posthog.admin.plugins.module_utils import _event_definition as kind
+    return dict(resource=kind.EventDefinition, export=kind.export_items, options=_options(
+        kind.ARGUMENT_SPEC, kind.ITEM_OPTIONS + ("project_id",), project_id=dict(type="str")))
+
+
 SECTIONS = (
     # Projects first (the rest may live in them); deleting one deletes its data, so prune removes
     # projects only with prune_projects as well.
-    Section("projects", _project.Project, _options(
-        _project.ARGUMENT_SPEC, tuple(_project.ARGUMENT_SPEC)), "project", prunable="prune_projects",
-        required_one_of=[("name", "id")], prune_params=dict(confirm_delete=True), keys=_project_keys,
-        export=_project.export_items, comment="Projects and their settings (posthog.admin.project). prune removes "
-        "unlisted ones only with prune_projects: deleting a project deletes its data."),
-    Section("roles", _role.Role, _options(_role.ARGUMENT_SPEC, _role.ITEM_OPTIONS), "role",
-            required_one_of=[("name", "id")], purge_on_prune=True, keys=_role_keys, refers=(("members", "roster"),),
-            prune_guard=_role.scim_keeps_roles,
-            export=_role.export_items, comment="Roles and who holds them (posthog.admin.role). purge: true makes the "
-            "members listed the role's only holders: a role given by hand is drift, and applying the document takes "
-            "it away.", document_keys=(("default_role", "The role new members get when they join (set once the "
-                                                        "roles exist)."),)),
-    Section("domains", _domain.Domain, _options(
-        _domain.ARGUMENT_SPEC, _domain.ITEM_OPTIONS + ("verify_timeout", "verify_interval")), "domain",
-        required_one_of=[("domain", "id")], export=_domain.export_items,
-        comment="Domains and single sign-on (posthog.admin.domain). A domain to verify needs its DNS TXT record."),
+    Section("projects", _projects, "project", prunable="prune_projects", required_one_of=[("name", "id")],
+            prune_params=dict(confirm_delete=True), keys=_project_keys,
+            comment="Projects and their settings (posthog.admin.project). prune removes unlisted ones only with "
+                    "prune_projects: deleting a project deletes its data."),
+    Section("roles", _roles, "role", required_one_of=[("name", "id")], purge_on_prune=True, keys=_role_keys,
+            refers=(("members", "roster"),),
+            comment="Roles and who holds them (posthog.admin.role). purge: true makes the members listed the role's "
+                    "only holders: a role given by hand is drift, and applying the document takes it away.",
+            document_keys=(("default_role", "The role new members get when they join (set once the roles exist)."),)),
+    Section("domains", _domains, "domain", required_one_of=[("domain", "id")],
+            comment="Domains and single sign-on (posthog.admin.domain). A domain to verify needs its DNS TXT record."),
     # After the domains they apply to (PostHog's newest API; older PostHog keeps SAML on the domain).
-    Section("identity_provider_configs", _identity_provider.IdentityProviderConfig, _options(
-        _identity_provider.ARGUMENT_SPEC, tuple(_identity_provider.ARGUMENT_SPEC)), "identity provider configuration",
-        required_one_of=[("name", "id")], export=_identity_provider.export_items,
-        comment="SAML, OIDC and SCIM configurations and the domains they apply to "
-                "(posthog.admin.identity_provider_config)."),
-    Section(
-        "roster", _people.Roster,
-        _options(_people.ROSTER_ARGUMENT_SPEC, ("people", "purge", "purge_owners", "resend_expired", "send_email",
-                                                "invite_message")),
-        "roster", many=False, purge_on_prune=True, keys=_person_keys, export=_people.export_items,
-        comment="Members and pending invites, by level (posthog.admin.roster). purge: true removes who is not listed."),
+    Section("identity_provider_configs", _identity_provider_configs, "identity provider configuration",
+            required_one_of=[("name", "id")],
+            comment="SAML, OIDC and SCIM configurations and the domains they apply to "
+                    "(posthog.admin.identity_provider_config)."),
+    Section("roster", _roster, "roster", many=False, purge_on_prune=True, keys=_person_keys,
+            comment="Members and pending invites, by level (posthog.admin.roster). purge: true removes who is not "
+                    "listed."),
     # After the roles and people they name.
-    Section("access_controls", _access_control.AccessControl, _options(
-        _access_control.ARGUMENT_SPEC, _access_control.ITEM_OPTIONS, project_id=dict(type="str")), "access control rule",
-        refers=(("project_id", "projects"), ("role", "roles"), ("member", "roster")),
-        export=_access_control.export_items,
-        comment="Access control of each project and its resources (posthog.admin.access_control): the default "
-                "level, a role's (role) or a member's (member), per resource."),
-    Section("proxy_records", _proxy_record.ProxyRecord, _options(
-        _proxy_record.ARGUMENT_SPEC, tuple(_proxy_record.ARGUMENT_SPEC)), "proxy record",
-        required_one_of=[("domain", "id")], export=_proxy_record.export_items,
-        comment="Managed reverse proxies (posthog.admin.proxy_record); each needs its CNAME record published."),
-    Section("batch_exports", _batch_export.BatchExport, _options(
-        _batch_export.ARGUMENT_SPEC, _batch_export.ITEM_OPTIONS), "batch export",
-        required_one_of=[("name", "id")], refers=(("project_id", "projects"),), export=_batch_export.export_items,
-        comment="Batch exports (posthog.admin.batch_export). Destination secrets are never returned: see the notes."),
-    Section("hog_functions", _hog_function.HogFunction, _options(
-        _hog_function.ARGUMENT_SPEC, _hog_function.ITEM_OPTIONS + ("project_id",), project_id=dict(type="str")),
-        "hog function", required_one_of=[("name", "id")], refers=(("project_id", "projects"),),
-        export=_hog_function.export_items,
-        comment="Hog functions - destinations, transformations, site apps - of every project "
-                "(posthog.admin.hog_function). Secret inputs are never returned: see the notes."),
-    Section("plugins", _plugins.PipelinePlugin, _options(
-        _plugins.ARGUMENT_SPEC, ("family",) + _plugins.ITEM_OPTIONS), "plugin",
-        required_one_of=[("id", "url", "name")], export=_plugins.export_items,
-        comment="Pipeline plugins of every family (posthog.admin.pipeline_plugin)."),
+    Section("access_controls", _access_controls, "access control rule",
+            refers=(("project_id", "projects"), ("role", "roles"), ("member", "roster")),
+            comment="Access control of each project and its resources (posthog.admin.access_control): the default "
+                    "level, a role's (role) or a member's (member), per resource."),
+    Section("proxy_records", _proxy_records, "proxy record", required_one_of=[("domain", "id")],
+            comment="Managed reverse proxies (posthog.admin.proxy_record); each needs its CNAME record published."),
+    Section("batch_exports", _batch_exports, "batch export", required_one_of=[("name", "id")],
+            refers=(("project_id", "projects"),),
+            comment="Batch exports (posthog.admin.batch_export). Destination secrets are never returned: see the "
+                    "notes."),
+    Section("hog_functions", _hog_functions, "hog function", required_one_of=[("name", "id")],
+            refers=(("project_id", "projects"),),
+            comment="Hog functions - destinations, transformations, site apps - of every project "
+                    "(posthog.admin.hog_function). Secret inputs are never returned: see the notes."),
+    Section("plugins", _plugin_sections, "plugin", required_one_of=[("id", "url", "name")],
+            comment="Pipeline plugins of every family (posthog.admin.pipeline_plugin)."),
     # Event definitions exist once PostHog ingests the event: the document documents them, a
     # definition not ingested yet is skipped (with a warning), and prune never deletes one.
-    Section("event_definitions", _event_definition.EventDefinition, _options(
-        _event_definition.ARGUMENT_SPEC, _event_definition.ITEM_OPTIONS + ("project_id",),
-        project_id=dict(type="str")), "event definition", prunable=False, required_one_of=[("name", "id")],
-        skip_missing=True, refers=(("project_id", "projects"),), export=_event_definition.export_items,
-        comment="Documented event definitions, per project (posthog.admin.event_definition). PostHog creates a "
-                "definition when it ingests the event; undocumented ones are left out."),
+    Section("event_definitions", _event_definitions, "event definition", prunable=False,
+            required_one_of=[("name", "id")], skip_missing=True, refers=(("project_id", "projects"),),
+            comment="Documented event definitions, per project (posthog.admin.event_definition). PostHog creates a "
+                    "definition when it ingests the event; undocumented ones are left out."),
 )
 
 SETTINGS_VALIDATOR = ArgumentSpecValidator(_options(_organization.ARGUMENT_SPEC, _organization.SETTINGS))
@@ -217,11 +271,14 @@ ORGANIZATION_VALIDATOR = ArgumentSpecValidator(dict(
 def records(domains, proxies):
     """The DNS records still to publish: TXT records of domains not verified yet, CNAME records of
     proxy records not live yet (PostHog cannot publish them; the user's DNS provider module can)."""
-    return dict(
-        dns_records=[_domain.verification_record(d) for d in domains or [] if not d.get("is_verified")
-                     and d.get("verification_challenge")],
-        cname_records=[_proxy_record.dns_record(p) for p in proxies or []
-                       if p.get("status") not in _proxy_record.DONE and p.get("target_cname")])
+    dns, cname = [], []
+    if domains:
+        from ansible_collections.posthog.admin.plugins.module_utils._domain import verification_record
+        dns = [verification_record(d) for d in domains if not d.get("is_verified") and d.get("verification_challenge")]
+    if proxies:
+        from ansible_collections.posthog.admin.plugins.module_utils._proxy_record import DONE, dns_record
+        cname = [dns_record(p) for p in proxies if p.get("status") not in DONE and p.get("target_cname")]
+    return dict(dns_records=dns, cname_records=cname)
 
 
 def project_ids(org):
