@@ -18,8 +18,9 @@ is what a shared machine can compare: the target (issue 25) is organization_stat
 per host at forks 2.
 
 Then where one organization's CPU goes: the module process run by hand from a kept AnsiballZ payload
-(`python <payload> execute`, as ANSIBLE_KEEP_REMOTE_FILES=1 leaves it), beside ping's, Python's bare
-start-up and the imports of the module alone; the rest is the controller's own work per host.
+(`python <payload>`, as Ansible runs it and ANSIBLE_KEEP_REMOTE_FILES=1 leaves it), beside ping's,
+Python's bare start-up and its imports one by one (ansible.module_utils.basic, requests, the collection's
+code) from the payload's own zip; the rest is the controller's own work per host.
 
 Finally `ansible-inventory --list` on BENCH_FLEET_INVENTORY_ORGS (default 2,000) organizations, cold
 (empty cache) and warm (from the plugin's jsonfile cache).
@@ -224,8 +225,26 @@ def cpu_of(cmd, env, cwd=WORK, repeat=5):
     return statistics.median(samples)
 
 
+IMPORT_STEPS = (("basic", "ansible.module_utils.basic"), ("requests", "requests"),
+                ("collection", "ansible_collections.posthog.admin.plugins.modules.organization_state"))
+
+
+def import_costs(zip_path, repeat=7):
+    """CPU seconds of each import step in turn (IMPORT_STEPS), from a zip of the payload's own files as
+    AnsiballZ runs them (zipimport: sources compiled on every run), median of ``repeat`` fresh processes."""
+    code = ("import sys, time\nsys.path.insert(0, %r)\nout = []\nt = time.process_time()\n"
+            "for name in %r:\n    __import__(name)\n    now = time.process_time()\n    out.append(now - t)\n"
+            "    t = now\nprint(' '.join(str(x) for x in out))\n" % (zip_path, [m for dummy, m in IMPORT_STEPS]))
+    samples = []
+    for dummy in range(repeat):
+        out = subprocess.run([PYTHON, "-c", code], stdout=subprocess.PIPE, text=True, check=True).stdout
+        samples.append([float(x) for x in out.split()])
+    return dict((name, statistics.median(s[i] for s in samples)) for i, (name, dummy) in enumerate(IMPORT_STEPS))
+
+
 def profile(emu, env, rows):
-    """Where one organization's CPU goes: the module process by hand from a kept payload, beside ping's."""
+    """Where one organization's CPU goes: the module process run from a kept payload as Ansible runs it,
+    beside ping's, and its imports one by one."""
     remote = os.path.join(WORK, "remote_tmp")
     shutil.rmtree(remote, ignore_errors=True)
     keep = dict(env, ANSIBLE_KEEP_REMOTE_FILES="1", ANSIBLE_REMOTE_TMP=remote)
@@ -242,18 +261,15 @@ def profile(emu, env, rows):
     out = {"python_startup": cpu_of([PYTHON, "-c", "pass"], bare)}
     for module, payload in payloads.items():
         out[module + "_payload_bytes"] = os.path.getsize(payload)
-        # explode unpacks the module, its module_utils and its arguments into debug_dir; execute runs them
-        subprocess.run([PYTHON, payload, "explode"], cwd=os.path.dirname(payload), check=True, stdout=subprocess.PIPE)
-        out[module + "_process"] = cpu_of([PYTHON, payload, "execute"], bare, cwd=os.path.dirname(payload))
+        # `python <payload>`, as Ansible runs it: the module and its module_utils imported from the zip
+        out[module + "_process"] = cpu_of([PYTHON, payload], bare, cwd=os.path.dirname(payload), repeat=7)
     emu.control("DELETE", "requests")
-    # The imports alone, from the payload's own files.
+    # The imports one by one, from the payload's own files zipped again (explode unpacks them).
     payload = payloads["organization_state"]
+    subprocess.run([PYTHON, payload, "explode"], cwd=os.path.dirname(payload), check=True, stdout=subprocess.PIPE)
     debug = os.path.join(os.path.dirname(payload), "debug_dir")
-    imports = "import ansible_collections.posthog.admin.plugins.modules.organization_state"
-    ping_imports = "import ansible.module_utils.basic"
-    env_debug = dict(bare, PYTHONPATH=debug)
-    out["imports"] = cpu_of([PYTHON, "-c", imports], env_debug)
-    out["basic_imports"] = cpu_of([PYTHON, "-c", ping_imports], env_debug)
+    zip_path = shutil.make_archive(os.path.join(WORK, "payload-files"), "zip", debug)
+    out.update(("import_" + k, v) for k, v in import_costs(zip_path).items())
     out["module_utils_count"] = len(glob.glob(os.path.join(
         debug, "ansible_collections", "posthog", "admin", "plugins", "module_utils", "*.py"))) - 1
     forks2 = [r for r in rows if r["forks"] == 2 and r["ping_cpu"]]
@@ -331,20 +347,22 @@ def report(rows, prof, inv, sliced, out_path):
     if prof:
         per_org = prof.get("state_per_org")
         lines += ["", "## Where one organization's CPU goes", "",
-                  "The module processes run by hand from payloads kept with `ANSIBLE_KEEP_REMOTE_FILES=1` "
-                  "(`python <payload> explode`, then `python <payload> execute`, median of 5), alone and one at a time: "
-                  "the module processes of the play (next table) run two at a time beside the machine's other "
-                  "jobs, and cost more CPU for it.", "",
+                  "The module processes run by hand from payloads kept with `ANSIBLE_KEEP_REMOTE_FILES=1`, as Ansible "
+                  "runs them (`python <payload>`: the module and its module_utils imported from the payload's zip, "
+                  "which Python compiles from source on every run), median of 7, alone and one at a time: the "
+                  "module processes of the play (next table) run two at a time beside the machine's other jobs, "
+                  "and cost more CPU for it. The imports are timed one after the other in a fresh process, from "
+                  "the payload's own files zipped again.", "",
                   "| part | CPU (s) |", "|---|---|",
                   "| Python start-up (`python -c pass`) | %.3f |" % prof["python_startup"],
-                  "| `ansible.module_utils.basic` imported (start-up included) | %.3f |" % prof["basic_imports"],
-                  "| organization_state's module and module_utils imported (start-up included) | %.3f |"
-                  % prof["imports"],
+                  "| `ansible.module_utils.basic` imported (ping pays it too) | %.3f |" % prof["import_basic"],
+                  "| then `requests` imported | %.3f |" % prof["import_requests"],
+                  "| then organization_state's module and the module_utils it imports (%d in the payload) | %.3f |"
+                  % (prof["module_utils_count"], prof["import_collection"]),
                   "| ping's module process (payload %d bytes) | %.3f |" % (prof["ping_payload_bytes"], prof["ping_process"]),
-                  "| organization_state's module process (payload %d bytes, %d module_utils): start-up, imports, "
-                  "the converge (6 reads), the answer | %.3f |" % (prof["organization_state_payload_bytes"],
-                                                                   prof["module_utils_count"],
-                                                                   prof["organization_state_process"])]
+                  "| organization_state's module process (payload %d bytes): start-up, imports, the converge "
+                  "(6 reads), the answer | %.3f |" % (prof["organization_state_payload_bytes"],
+                                                     prof["organization_state_process"])]
         if "ping_modules" in prof:
             lines += ["", "One play at forks 2, each module process run under `/usr/bin/time` (an interpreter "
                       "wrapper): CPU per host.", "",

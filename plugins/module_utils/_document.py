@@ -105,7 +105,7 @@ def read_definition(path):
     (``!unsafe`` values are plain strings here), whatever it holds."""
     import yaml
 
-    class Loader(yaml.SafeLoader):
+    class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's, as Ansible's own loader, when there
         pass
 
     Loader.add_constructor("!unsafe", lambda loader, node: loader.construct_scalar(node))
