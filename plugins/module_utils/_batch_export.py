@@ -29,6 +29,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     Failure,
     Resource,
     Step,
+    mask,
     values_match,
 )
 
@@ -879,7 +880,8 @@ def read_batch_exports(task, params):
             if params.get(option):
                 export[option] = first_page(task, base + option + "/", "the %s of batch export %r"
                                             % (option, export.get("name")))
-    return dict(batch_exports=exports)
+    # PostHog never answers a destination's secrets; a server that did would not have them printed
+    return dict(batch_exports=[mask(e, BatchExport.secret_paths) if isinstance(e, dict) else e for e in exports])
 
 
 def first_page(task, path, what):

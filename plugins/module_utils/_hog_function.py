@@ -395,7 +395,28 @@ def read_hog_functions(task, params):
                             filters=dict(name=params.get("name")))
     if params.get("id") and params.get("type"):
         functions = [f for f in functions if f.get("type") in params["type"]]
-    return dict(hog_functions=functions)
+    return dict(hog_functions=[masked_secrets(f) for f in functions])
+
+
+def masked_secrets(obj):
+    """A function as read, any value of an input its schema calls secret masked (PostHog answers the
+    marker ``{"secret": true}`` alone; a server that echoed a value would not have it printed), and
+    ``encrypted_inputs`` too."""
+    if not isinstance(obj, dict):
+        return obj
+    schema = obj.get("inputs_schema") if isinstance(obj.get("inputs_schema"), list) else []
+    secret = set(i.get("key") for i in schema if isinstance(i, dict) and i.get("secret"))
+    inputs = obj.get("inputs") if isinstance(obj.get("inputs"), dict) else {}
+    echoed = [k for k in secret if k in inputs and not is_marker(inputs[k])]
+    if not echoed and not obj.get("encrypted_inputs"):
+        return obj
+    obj = dict(obj, inputs=dict(inputs))
+    for key in echoed:
+        item = inputs[key]
+        obj["inputs"][key] = dict(item, value=SECRET_MASK) if isinstance(item, dict) and "value" in item else SECRET_MASK
+    if obj.get("encrypted_inputs"):
+        obj["encrypted_inputs"] = SECRET_MASK
+    return obj
 
 
 # ---------------------------------------------------------------------------------- exporting

@@ -34,6 +34,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     Failure,
     Resource,
     Step,
+    mask,
     name_problem,
 )
 
@@ -325,7 +326,10 @@ def read_identity_provider_configs(task, params):
         wanted = [d.get("id") for d in domains if d.get("domain") == normalise_domain(params["domain"])]
         configs = [c for c in configs if set(wanted) & set(c.get("organization_domain_ids") or [])
                    or (wanted and c.get("domain_scope") == "all")]
-    return dict(identity_provider_configs=configs)
+    # the client secret and the SCIM token are never answered on a read; a server that did would not have them
+    # printed (identity_provider_config returns the token only in the run that made it)
+    hidden = IdentityProviderConfig.secret_paths + ("scim_bearer_token",)
+    return dict(identity_provider_configs=[mask(c, hidden) if isinstance(c, dict) else c for c in configs])
 
 
 # ---------------------------------------------------------------------------------- exporting
