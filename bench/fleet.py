@@ -194,10 +194,11 @@ def floor(emu, log):
     write(path, json.dumps({"urls": urls, "key": emu.key}))
     walls, cpus = [], []
     for dummy in range(RUNS):
+        emu.control("DELETE", "requests")
         wall, cpu, dummy_out = timed([PYTHON, os.path.abspath(__file__), "floor", path], dict(os.environ))
         walls.append(wall)
         cpus.append(cpu)
-    count = len(emu.requests_log())
+    count = len(emu.requests_log())  # one replay's (the log is cleared before each)
     row = dict(way="floor (requests, same GETs)", forks=1, wall=statistics.median(walls), cpu=statistics.median(cpus),
                ping_wall=None, ping_cpu=None, requests=count)
     say("floor: %.1f s wall, %.3f s CPU/org, %d requests" % (row["wall"], row["cpu"] / ORGS, count))
