@@ -27,6 +27,7 @@ import time
 import requests
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+LOOKUPS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lookup_plugins")  # reliability_control
 BIN = os.path.dirname(sys.executable)
 READY = re.compile(r"posthog-emulator listening on (https?://\S+) \(profile \w+\)")
 
@@ -167,6 +168,7 @@ def ansible_env(workdir, extra=None):
         "ANSIBLE_CALLBACK_RESULT_FORMAT": "json",
         "ANSIBLE_DEPRECATION_WARNINGS": "false",
         "ANSIBLE_PIPELINING": "true",  # no temporary module files: faster, same module code
+        "ANSIBLE_LOOKUP_PLUGINS": LOOKUPS,
     })
     for name in list(env):
         if name.startswith("POSTHOG_"):
@@ -223,7 +225,9 @@ def _tasks(steps, emulator, results_path, prefix="", marker=None):
     The last task hands the results over: with ``marker``, an ``ansible.builtin.debug`` that prints
     them after the marker (:func:`printed_results` reads them back; an action plugin, no module
     process, a fifth of the suite's time before); without, an ``ansible.builtin.copy`` to ``results_path``
-    (a module run).
+    (a module run). With ``marker`` too, the control steps are ``set_fact`` tasks whose lookup
+    (lookup_plugins/reliability_control.py) makes the call in the playbook's process, instead of
+    ``ansible.builtin.uri`` tasks (a module run each).
     """
     tasks, registered = [], []
     for step in steps:
@@ -238,11 +242,12 @@ def _tasks(steps, emulator, results_path, prefix="", marker=None):
             body = {"rules": step["faults"]}
             if step.get("seed") is not None:
                 body["seed"] = step["seed"]
-            tasks.append(_control_task("Set fault rules", "PUT", "/_emulator/faults", body, emulator))
+            tasks.append(_control_task("Set fault rules", "PUT", "/_emulator/faults", body, emulator, bool(marker)))
         elif step.get("clear_log"):
-            tasks.append(_control_task("Clear the request log", "DELETE", "/_emulator/requests", None, emulator))
+            tasks.append(_control_task("Clear the request log", "DELETE", "/_emulator/requests", None, emulator,
+                                       bool(marker)))
         elif "mark" in step:
-            tasks.append(_mark_task(step["mark"], emulator))
+            tasks.append(_mark_task(step["mark"], emulator, bool(marker)))
         else:
             raise ValueError("unknown step %r" % (step,))
     content = "{{ {%s} | to_json }}" % ", ".join("'%s': %s%s" % (name, prefix, name) for name in registered)
@@ -472,7 +477,17 @@ class Runner:
             reader.join(10)
 
 
-def _control_task(name, method, path, body, emulator):
+def _lookup_task(name, request, api_key=False):
+    """A task that makes ``request`` through the reliability_control lookup (no module process)."""
+    call = "lookup('reliability_control', reliability_request%s)" % (", api_key=posthog_api_key" if api_key else "")
+    return {"name": name, "ansible.builtin.set_fact": {"reliability_control": "{{ %s }}" % call},
+            "vars": {"reliability_request": request}}
+
+
+def _control_task(name, method, path, body, emulator, in_process=False):
+    if in_process:
+        return _lookup_task(name, {"method": method, "url": emulator.url + path, "body": body, "ca": emulator.ca,
+                                   "status": [200, 201, 204]})
     args = {"url": emulator.url + path, "method": method, "status_code": [200, 201, 204]}
     if body is not None:
         args.update(body_format="json", body=body)
@@ -481,7 +496,12 @@ def _control_task(name, method, path, body, emulator):
     return {"name": name, "ansible.builtin.uri": args}
 
 
-def _mark_task(text, emulator):
+def _mark_task(text, emulator, in_process=False):
+    if in_process:
+        url = "%s/api/users/@me/?reliability_mark=%s" % (emulator.url, text)
+        task = _lookup_task("Mark the request log: %s" % text,
+                            {"method": "GET", "url": url, "ca": emulator.ca, "status": [200]}, api_key=True)
+        return dict(task, no_log=True)
     args = {"url": "%s/api/users/@me/?reliability_mark=%s" % (emulator.url, text), "method": "GET",
             "headers": {"Authorization": "Bearer {{ posthog_api_key }}"}, "status_code": [200]}
     if emulator.ca:
