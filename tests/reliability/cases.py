@@ -23,6 +23,10 @@ for it:
   the request log is cleared after it.
 * ``rate_limits``: run the 429 tests through this module's first task (they exercise the shared
   client, so a few modules are enough).
+* ``writes``: the methods of the requests (POST, PATCH, DELETE, PUT) by which ``converge`` writes,
+  from the state ``setup`` leaves. The fault test checks it against the request log of its first
+  play; the 5xx-after-commit test runs for the methods it names (no play for a method the module
+  never sends). None (info modules, list cases): that test tries every method, skipping the unsent.
 * ``action``: the module performs an action on every run (a backfill), so the second run must
   report ``changed=true`` for every task, and ``verify`` is called as ``verify(api, results,
   runs=n)`` with the number of plays that ran the tasks (each must have acted exactly once).
@@ -59,6 +63,7 @@ class ModuleCase:
     rate_limits: bool = False
     action: bool = False
     name: str = ""
+    writes: Optional[tuple] = None
 
     @property
     def id(self):
@@ -84,6 +89,7 @@ ORGANIZATION = ModuleCase(
         {"id": "{{ r0.organization.id }}", "name": ORG_NAME, "members_can_invite": False},
     ],
     verify=verify_organization,
+    writes=("POST", "PATCH"),
     create_path=r"/api/organizations/?$",
     rate_limits=True,
     bad_input=[
@@ -207,6 +213,7 @@ DOMAIN = ModuleCase(
          "jit_provisioning_enabled": True, "sso_enforcement": "google-oauth2", "verify_timeout": 0},
     ],
     verify=verify_domain,
+    writes=("POST", "PATCH"),
     create_path=r"/api/organizations/[^/]+/domains/?$",
     bad_input=[
         BadInput({"domain": "example.com", "state": "gone"}, r"state must be one of: present, verified, absent",
@@ -264,6 +271,7 @@ DOMAINS = ModuleCase(
                      {"domain": "two." + MANY}]},
     ],
     verify=verify_domains,
+    writes=("POST", "PATCH"),
     create_path=r"/api/organizations/[^/]+/domains/?$",
     bad_input=[
         BadInput({"domains": [{"domain": "dup." + MANY}, {"domain": "DUP." + MANY}]},
@@ -338,6 +346,7 @@ INVITE = ModuleCase(
         {"target_email": "dee@invite.example", "state": "absent"},
     ],
     verify=verify_invite,
+    writes=("POST", "DELETE"),
     create_path=r"/api/organizations/[^/]+/invites/?$",
     bad_input=[
         BadInput({"target_email": "ann@invite.example", "level": "boss"},
@@ -411,6 +420,7 @@ MEMBER = ModuleCase(
         {"email": "max@member.example", "state": "absent"},
     ],
     verify=verify_member,
+    writes=("PATCH", "DELETE"),
     bad_input=[
         BadInput({"email": "mia@member.example", "level": "boss"}, r"level must be one of: member, admin, owner",
                  "unknown level"),
@@ -486,6 +496,7 @@ ROSTER = ModuleCase(
          "purge": True, "send_email": False},
     ],
     verify=verify_roster,
+    writes=("POST", "PATCH", "DELETE"),
     create_path=r"/api/organizations/[^/]+/invites/bulk/?$",
     bad_input=[
         BadInput({"people": [{"email": "a@roster.example", "level": "boss"}]},
@@ -547,6 +558,7 @@ ROLE = ModuleCase(
          "organization": "Emulator Org"},
     ],
     verify=verify_role,
+    writes=("POST",),
     create_path=r"/api/organizations/[^/]+/roles/?$",
     bad_input=[
         BadInput({"name": ""}, r"name must be 1 to 200 characters", "empty name"),
@@ -608,6 +620,7 @@ ROSTER_ROLES = ModuleCase(
     converge=[{"people": [{"email": "admin@example.com", "level": "owner"},
                           {"email": "rho@roles-roster.example", "roles": ["roster role"]}]}],
     verify=verify_roster_roles,
+    writes=("POST",),
     create_path=r"/api/organizations/[^/]+/roles/[^/]+/role_memberships/?$",
     bad_input=[
         BadInput({"people": [{"email": "admin@example.com", "level": "owner"},
@@ -669,6 +682,7 @@ BATCH_EXPORT = ModuleCase(
                                                         "host": "db.reliability.example", "database": "events"}}},
     ],
     verify=verify_batch_export,
+    writes=("POST", "PATCH"),
     create_path=r"/api/organizations/[^/]+/batch_exports/?$",
     secrets=(S3_KEY_ID, S3_SECRET, PG_USER, PG_PASSWORD, INFO_SECRET),
     bad_input=[
@@ -754,6 +768,7 @@ BATCH_EXPORT_BACKFILL = ModuleCase(
          "organization": "emulator-org"},
     ],
     verify=verify_backfill,
+    writes=("POST",),
     create_path=r"/api/projects/\d+/batch_exports/[^/]+/backfills?/?$",
     secrets=(INFO_SECRET,),
     bad_input=[
@@ -822,6 +837,7 @@ PIPELINE_PLUGIN = ModuleCase(
         {"family": "frontend_app", "name": "Reliability banner", "description": "Shows a banner"},
     ],
     verify=verify_pipeline_plugin,
+    writes=("POST", "PATCH"),
     create_path=r"/api/organizations/[^/]+/pipeline_destinations/?$",
     bad_input=[
         BadInput({"family": "sink", "url": HELLO_URL}, r"family must be one of: destination, frontend_app, import_app",
@@ -917,6 +933,7 @@ EVENT_DEFINITION = ModuleCase(
         {"name": "rel_purchase", "hidden": True, "project_id": "@current"},
     ],
     verify=verify_event_definition,
+    writes=("PATCH", "DELETE"),
     bad_input=[
         BadInput({"name": "  "}, r"name must not be blank", "blank name"),
         BadInput({"id": "not-a-uuid"}, r"id must be an event definition's UUID, got 'not-a-uuid'", "malformed id"),
@@ -992,6 +1009,7 @@ PROJECT = ModuleCase(
          "organization": "Emulator Org"},
     ],
     verify=verify_project,
+    writes=("POST", "PATCH"),
     create_path=r"/api/organizations/[^/]+/projects/?$",
     secrets=(WEBHOOK,),
     bad_input=[
@@ -1060,6 +1078,7 @@ PROXY_RECORD = ModuleCase(
         {"id": "{{ r0.proxy_record.id }}", "organization": "emulator-org"},
     ],
     verify=verify_proxy_record,
+    writes=("POST",),
     create_path=r"/api/organizations/[^/]+/proxy_records/?$",
     bad_input=[
         BadInput({"domain": ""}, r"domain must not be empty", "empty domain"),
@@ -1139,6 +1158,7 @@ ORGANIZATION_STATE = ModuleCase(
     module="posthog.admin.organization_state",
     converge=[{"definition": STATE_DOCUMENT}],
     verify=verify_organization_state,
+    writes=("POST",),
     create_path=r"/api/organizations/?$",
     secrets=(S3_KEY_ID, STATE_SECRET),
     bad_input=[
@@ -1353,6 +1373,7 @@ IDENTITY_PROVIDER_CONFIG = ModuleCase(
          "oidc_client_secret": OIDC_SECRET},
     ],
     verify=verify_identity_provider_config,
+    writes=("POST", "PATCH"),
     create_path=r"/api/organizations/[^/]+/identity_provider_configs/?$",
     secrets=(OIDC_SECRET,),
     bad_input=[
@@ -1432,6 +1453,7 @@ HOG_FUNCTION = ModuleCase(
                                                       "execution_order": 3}]},
     ],
     verify=verify_hog_function,
+    writes=("POST", "PATCH"),
     create_path=r"/api/projects/[^/]+/hog_functions/?$",
     secrets=(HOG_SECRET,),
     bad_input=[
@@ -1483,6 +1505,7 @@ ACCESS_CONTROL = ModuleCase(
         {"resource": "feature_flag", "access_level": "editor"},
     ],
     verify=verify_access_control,
+    writes=("PUT",),
     bad_input=[
         BadInput({"access_level": "viewer"}, r"not a level of project", "resource level on the project"),
         BadInput({"resource": "toolbar", "access_level": "editor"}, r"cannot be above 'viewer'", "above the maximum"),

@@ -27,6 +27,7 @@ import time
 import requests
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+LOOKUPS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lookup_plugins")  # reliability_control
 BIN = os.path.dirname(sys.executable)
 READY = re.compile(r"posthog-emulator listening on (https?://\S+) \(profile \w+\)")
 
@@ -163,8 +164,11 @@ def ansible_env(workdir, extra=None):
         "ANSIBLE_LOCAL_TEMP": os.path.join(workdir, "ansible-tmp"),
         "ANSIBLE_LOG_PATH": os.path.join(workdir, "ansible.log"),
         "ANSIBLE_STDOUT_CALLBACK": "default",
+        "ANSIBLE_DISPLAY_OK_HOSTS": "true",  # the runner reads the results from an ok task's output
+        "ANSIBLE_CALLBACK_RESULT_FORMAT": "json",
         "ANSIBLE_DEPRECATION_WARNINGS": "false",
         "ANSIBLE_PIPELINING": "true",  # no temporary module files: faster, same module code
+        "ANSIBLE_LOOKUP_PLUGINS": LOOKUPS,
     })
     for name in list(env):
         if name.startswith("POSTHOG_"):
@@ -203,7 +207,8 @@ def play(workdir, emulator, steps, verbosity=0, env=None, timeout=300):
         return _play_alone(workdir, emulator, steps, results_path, verbosity, env, timeout)
     prefix = "b%d_" % next(_BATCHES)
     connection = {"posthog_host": emulator.url, "posthog_api_key": emulator.key}
-    tasks, registered = _tasks(steps, emulator, results_path, prefix)
+    marker = "reliability results %s: " % secrets.token_hex(8)
+    tasks, registered = _tasks(steps, emulator, results_path, prefix, marker)
     # r0, r1, ... name this batch's results (registered as b<n>_r0, ...): a result of an earlier play
     # in the same process is never taken for one of this play's.
     aliases = {name: "{{ %s%s }}" % (prefix, name) for name in registered}
@@ -211,11 +216,19 @@ def play(workdir, emulator, steps, verbosity=0, env=None, timeout=300):
     batch_path = os.path.join(workdir, "batch.json")
     with open(batch_path, "w") as handle:
         json.dump(batch, handle, indent=1)
-    return _runner(verbosity, env).play(batch_path, results_path, timeout)
+    return _runner(verbosity, env).play(batch_path, results_path, timeout, marker)
 
 
-def _tasks(steps, emulator, results_path, prefix=""):
-    """The play's tasks and the names of its registered results (r0, r1, ...)."""
+def _tasks(steps, emulator, results_path, prefix="", marker=None):
+    """The play's tasks and the names of its registered results (r0, r1, ...).
+
+    The last task hands the results over: with ``marker``, an ``ansible.builtin.debug`` that prints
+    them after the marker (:func:`printed_results` reads them back; an action plugin, no module
+    process, a fifth of the suite's time before); without, an ``ansible.builtin.copy`` to ``results_path``
+    (a module run). With ``marker`` too, the control steps are ``set_fact`` tasks whose lookup
+    (lookup_plugins/reliability_control.py) makes the call in the playbook's process, instead of
+    ``ansible.builtin.uri`` tasks (a module run each).
+    """
     tasks, registered = [], []
     for step in steps:
         if "module" in step:
@@ -229,17 +242,35 @@ def _tasks(steps, emulator, results_path, prefix=""):
             body = {"rules": step["faults"]}
             if step.get("seed") is not None:
                 body["seed"] = step["seed"]
-            tasks.append(_control_task("Set fault rules", "PUT", "/_emulator/faults", body, emulator))
+            tasks.append(_control_task("Set fault rules", "PUT", "/_emulator/faults", body, emulator, bool(marker)))
         elif step.get("clear_log"):
-            tasks.append(_control_task("Clear the request log", "DELETE", "/_emulator/requests", None, emulator))
+            tasks.append(_control_task("Clear the request log", "DELETE", "/_emulator/requests", None, emulator,
+                                       bool(marker)))
         elif "mark" in step:
-            tasks.append(_mark_task(step["mark"], emulator))
+            tasks.append(_mark_task(step["mark"], emulator, bool(marker)))
         else:
             raise ValueError("unknown step %r" % (step,))
     content = "{{ {%s} | to_json }}" % ", ".join("'%s': %s%s" % (name, prefix, name) for name in registered)
-    save = {"content": content, "dest": results_path, "mode": "0600"}
-    tasks.append({"name": "Save the results", "ansible.builtin.copy": save})
+    if marker:
+        tasks.append({"name": "Print the results", "ansible.builtin.debug": {"msg": marker + content}})
+    else:
+        save = {"content": content, "dest": results_path, "mode": "0600"}
+        tasks.append({"name": "Save the results", "ansible.builtin.copy": save})
     return tasks, registered
+
+
+def printed_results(stdout, marker):
+    """The results the batch's debug task printed after ``marker`` ({} if it never ran).
+
+    The callback prints its msg as a JSON string (``"msg": "<marker>{...}"``), whatever the
+    indentation: decode that string from its opening quote, then the JSON after the marker. The
+    marker holds a random word, so no answer of a server can forge the line; the last one counts.
+    """
+    at = stdout.rfind('"' + marker)
+    if at < 0:
+        return {}
+    msg = json.JSONDecoder().raw_decode(stdout, at)[0]
+    return json.loads(msg[len(marker):])
 
 
 def _play_alone(workdir, emulator, steps, results_path, verbosity, env, timeout):
@@ -391,7 +422,7 @@ class Runner:
                     raise subprocess.TimeoutExpired(args, 0)
                 self.changed.wait(0.5)
 
-    def play(self, batch_path, results_path, timeout):
+    def play(self, batch_path, results_path, timeout, marker):
         if self.process is not None and (self.process.poll() is not None or self.turns >= self.TURNS - 1):
             self.stop()
         if self.process is None:
@@ -422,8 +453,10 @@ class Runner:
             stdout = "".join(self.out[ready:done])
             stderr = "".join(self.err[err_from:])
         log = _read(self.log_path)[log_from:]
-        raw = _read(results_path)
-        results = json.loads(raw) if raw else {}
+        results = printed_results(stdout, marker)
+        if results:  # beside the test's other files, as the copy task left it
+            with open(os.open(results_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as handle:
+                json.dump(results, handle)
         return Run(returncode, stdout, stderr, log, results, time.monotonic() - started)
 
     def stop(self, kill=False):
@@ -444,7 +477,17 @@ class Runner:
             reader.join(10)
 
 
-def _control_task(name, method, path, body, emulator):
+def _lookup_task(name, request, api_key=False):
+    """A task that makes ``request`` through the reliability_control lookup (no module process)."""
+    call = "lookup('reliability_control', reliability_request%s)" % (", api_key=posthog_api_key" if api_key else "")
+    return {"name": name, "ansible.builtin.set_fact": {"reliability_control": "{{ %s }}" % call},
+            "vars": {"reliability_request": request}}
+
+
+def _control_task(name, method, path, body, emulator, in_process=False):
+    if in_process:
+        return _lookup_task(name, {"method": method, "url": emulator.url + path, "body": body, "ca": emulator.ca,
+                                   "status": [200, 201, 204]})
     args = {"url": emulator.url + path, "method": method, "status_code": [200, 201, 204]}
     if body is not None:
         args.update(body_format="json", body=body)
@@ -453,7 +496,12 @@ def _control_task(name, method, path, body, emulator):
     return {"name": name, "ansible.builtin.uri": args}
 
 
-def _mark_task(text, emulator):
+def _mark_task(text, emulator, in_process=False):
+    if in_process:
+        url = "%s/api/users/@me/?reliability_mark=%s" % (emulator.url, text)
+        task = _lookup_task("Mark the request log: %s" % text,
+                            {"method": "GET", "url": url, "ca": emulator.ca, "status": [200]}, api_key=True)
+        return dict(task, no_log=True)
     args = {"url": "%s/api/users/@me/?reliability_mark=%s" % (emulator.url, text), "method": "GET",
             "headers": {"Authorization": "Bearer {{ posthog_api_key }}"}, "status_code": [200]}
     if emulator.ca:

@@ -60,3 +60,21 @@ def test_a_failed_control_task_fails_the_play_and_the_next_play_runs(tmp_path):
     after = harness.play(str(tmp_path / "after"), server, [{"module": "ansible.builtin.debug", "args": {"msg": "on"}}])
     assert after.returncode == 0, after.explain()
     assert after.results["r0"]["msg"] == "on"
+
+
+# Quotes, backslashes, newlines (\r too), unicode (a line separator too), and a line that mimics the
+# results line with a marker of its own: every result comes back whole from the printed results.
+AWKWARD = ('a "quoted" word, a back\\slash\nsecond line\r\nthird, é ✓ 日本 \u2028 after a line separator\n'
+           '    "msg": "reliability results 0123456789abcdef: {\\"r0\\": {\\"forged\\": true}}"')
+
+
+def test_results_with_quotes_newlines_and_unicode_come_back_whole(tmp_path):
+    server = Nowhere()
+    run = harness.play(str(tmp_path), server, [
+        {"module": "ansible.builtin.debug", "args": {"msg": AWKWARD}},
+        {"module": "ansible.builtin.set_fact", "args": {"awkward": {AWKWARD: [AWKWARD, None, 1.5, True]}}},
+    ])
+    assert run.returncode == 0, run.explain()
+    assert run.results["r0"]["msg"] == AWKWARD, run.results
+    assert run.results["r1"]["ansible_facts"]["awkward"] == {AWKWARD: [AWKWARD, None, 1.5, True]}, run.results
+    assert sorted(run.results) == ["r0", "r1"]
