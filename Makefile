@@ -152,7 +152,9 @@ TARBALL = $(DIST)/posthog-admin-$(VERSION).tar.gz
 	touch $@
 
 # The HTML docs site: every module, plugin and role, plus the guides in docs/docsite/ -> $(BUILD)/docs/build/html
-docs: collection .venv-docs/.stamp
+# After docs-lint, never beside it: both run antsibull-docs over $(BUILD) (a fresh-clone `make -j2 test` once saw
+# docs-lint fail on every plugin page with an unknown target name while docs ran; alone, it passes).
+docs: collection .venv-docs/.stamp | docs-lint
 	PATH=$(CURDIR)/$(DOCS_BIN):$$PATH $(DOCS_BIN)/python tests/utils/docs_site.py $(BUILD) $(BUILD)/docs
 
 docs-lint: collection .venv-docs/.stamp
