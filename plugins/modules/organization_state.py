@@ -174,13 +174,11 @@ EXAMPLES = r"""
 - name: Converge a small organization written inline
   posthog.admin.organization_state:
     definition:
-      name: Acme Labs
+      name: Acme
       settings:
         enforce_2fa: true
       domains:
-        - domain: labs.acme.example
-      roles:
-        - name: Engineering
+        - domain: acme.example
       roster:
         people:
           - email: ops@acme.example
