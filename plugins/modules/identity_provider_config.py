@@ -177,7 +177,7 @@ EXAMPLES = r"""
     content: "{{ scim.identity_provider_config.scim_bearer_token }}"
     dest: "{{ playbook_dir }}/secrets/okta-scim-token"
     mode: "0600"
-  when: scim.identity_provider_config.scim_bearer_token | default('') | length > 0
+  when: scim.identity_provider_config.scim_bearer_token | default('', true) | length > 0
   no_log: true
 
 - name: Remove a configuration

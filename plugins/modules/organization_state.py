@@ -181,7 +181,7 @@ EXAMPLES = r"""
         - domain: acme.example
       roster:
         people:
-          - email: ops@acme.example
+          - email: jane@example.com
             level: admin
 """
 
