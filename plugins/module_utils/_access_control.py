@@ -354,8 +354,8 @@ class AccessControl(Resource):
         if (self.params.get("state") or "present") == "absent":
             writes = current is not None
         else:
-            writes = current is None or not self.equal("access_level", self.params.get("access_level"),
-                                                      self.read(current, "access_level"))
+            wanted = self.params.get("access_level")
+            writes = current is None or not self.equal("access_level", wanted, self.read(current, "access_level"))
         if not writes:
             return
         if "organization plan" not in self.task.cache:
