@@ -811,7 +811,6 @@ EXAMPLES = r"""
 - name: Show the ids of the exports
   ansible.builtin.debug:
     msg: "{{ acme_exports.batch_exports | map(attribute='id', default='(deleted)') | list }}"
-
 """
 
 RETURN = r"""
