@@ -62,6 +62,10 @@ MSG_TERRAFORM = ("This rule is owned by Terraform: PostHog's Terraform provider 
                  "configuration, or leave it out of this task (or turn the lock off in the project's settings).")
 MSG_ROLE_FEATURE = ("Rules for roles need PostHog's role-based access, a paid feature this organization's plan lacks; "
                     "give the level to members (member) or set the default (neither role nor member) instead.")
+#: The plan feature PostHog requires of every write that names a role (AvailableFeature.ROLE_BASED_ACCESS).
+ROLE_FEATURE = "role_based_access"
+MSG_ROLE_REFUSED = ('PostHog would answer HTTP 403 "Role-based access controls require the Role-based access '
+                    'feature." (the organization\'s available_product_features lack %s).' % ROLE_FEATURE)
 MSG_ADMIN = "Only organization admins and owners change access control; use an admin's API key."
 MSG_NO_API = ("This PostHog serves no access control for projects (older PostHog, or a self-hosted one without "
               "role-based access control).")
@@ -337,6 +341,31 @@ class AccessControl(Resource):
     def delete(self, current):
         subject = dict((k, current[k]) for k in ("role", "organization_member") if current.get(k))
         self.client.put(self.collection_path(), self.body(None, subject), context="removing %s" % self.identity())
+
+    def guard(self, current):
+        """Check mode only: a write naming a role on a plan without role-based access fails as the real
+        run would (PostHog's AccessControlSerializer.validate answers 403 to any write with a role,
+        ee/api/rbac/access_control.py), read once per task from the organization's
+        ``available_product_features``."""
+        if not self.task.check_mode or self.task.missing_parent:
+            return
+        if not (self.params.get("role") or (self.fixed or {}).get("role")):
+            return
+        if (self.params.get("state") or "present") == "absent":
+            writes = current is not None
+        else:
+            wanted = self.params.get("access_level")
+            writes = current is None or not self.equal("access_level", wanted, self.read(current, "access_level"))
+        if not writes:
+            return
+        if "organization plan" not in self.task.cache:
+            self.task.cache["organization plan"] = self.client.get(self.task.org_path(),
+                                                                   context="reading the organization's plan")
+        plan = self.task.cache["organization plan"]
+        features = plan.get("available_product_features") if isinstance(plan, dict) else None
+        if isinstance(features, list) and not any(isinstance(f, dict) and f.get("key") == ROLE_FEATURE
+                                                  for f in features):
+            raise Failure("%s would fail: %s %s" % (self.identity(), MSG_ROLE_REFUSED, MSG_ROLE_FEATURE))
 
     def explain(self, error):
         return explain(error, self.identity())

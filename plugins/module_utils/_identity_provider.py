@@ -321,7 +321,7 @@ def read_identity_provider_configs(task, params):
         if exc.status == 404 and (exc.detail or "") == ROUTE_GONE:
             raise Failure.of(no_configurations(exc))
         raise
-    if params.get("domain"):
+    if params.get("domain") and configs:  # none to filter (or check mode's missing organization): no look-up
         domains = task.client.list_all(task.org_path("domains"), context="looking up the organization's domains")
         wanted = [d.get("id") for d in domains if d.get("domain") == normalise_domain(params["domain"])]
         configs = [c for c in configs if set(wanted) & set(c.get("organization_domain_ids") or [])

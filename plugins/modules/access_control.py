@@ -112,9 +112,15 @@ seealso:
 """
 
 EXAMPLES = r"""
-- name: Only admins and the data team reach the analytics project
+- name: Find the Acme Web project
+  posthog.admin.project_info:
+    organization: Acme
+    name: Acme Web
+  register: acme_web
+
+- name: Only admins and the data team reach Acme Web
   posthog.admin.access_control:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     purge: true
     rules:
       - access_level: none            # the default for everyone
@@ -125,17 +131,19 @@ EXAMPLES = r"""
       - resource: session_recording
         role: Data
         access_level: viewer
+      - resource: dashboard           # everyone may only view dashboards
+        access_level: viewer
 
-- name: Everyone in the project may only view dashboards
+- name: One rule alone, leaving the others as they are (everyone may only view dashboards)
   posthog.admin.access_control:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     resource: dashboard
     access_level: viewer
 
-- name: Ada no longer has a rule of her own on the project
+- name: Linus no longer has a rule of his own on Acme Web
   posthog.admin.access_control:
-    project_id: "12345"
-    member: ada@acme.example
+    project_id: "{{ acme_web.projects[0].id }}"
+    member: linus@acme.example
     state: absent
 """
 

@@ -42,15 +42,21 @@ seealso:
 """
 
 EXAMPLES = r"""
-- name: The rules of the analytics project
+- name: Find the Acme Web project
+  posthog.admin.project_info:
+    organization: Acme
+    name: Acme Web
+  register: acme_web
+
+- name: The rules of Acme Web
   posthog.admin.access_control_info:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     users_with_access: true
-  register: analytics_access
+  register: web_access
 
 - name: Who is an admin of it
   ansible.builtin.debug:
-    msg: "{{ analytics_access.users_with_access | selectattr('access_level', 'eq', 'admin') | map(attribute='email') }}"
+    msg: "{{ web_access.users_with_access | selectattr('access_level', 'eq', 'admin') | map(attribute='email') }}"
 """
 
 RETURN = r"""

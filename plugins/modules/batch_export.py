@@ -683,54 +683,22 @@ seealso:
 """
 
 EXAMPLES = r"""
+- name: Find the Acme Web project (its id is what the exports' API takes)
+  posthog.admin.project_info:
+    organization: Acme
+    name: Acme Web
+  register: acme_web
+
 # One task owns an export's state: a task with state=present resumes a paused export, so a
 # "present" task followed by a "paused" task for the same export would resume and pause it on
 # every run. Pause it through the one task instead:
-- name: Export events to S3 every hour (paused while maintenance is on)
+- name: Export events to S3 every hour, credentials in the integration named acme-aws (paused during maintenance)
   posthog.admin.batch_export:
-    organization: Acme
+    project_id: "{{ acme_web.projects[0].id }}"
     name: Events to S3
     state: "{{ 'paused' if maintenance | default(false) else 'present' }}"
     interval: hour
     model: events
-    destination:
-      type: S3
-      config:
-        bucket_name: acme-posthog-exports
-        region: eu-west-1
-        prefix: events/
-        file_format: Parquet
-        compression: zstd
-        aws_access_key_id: "{{ vault_export_aws_access_key_id }}"
-        aws_secret_access_key: "{{ vault_export_aws_secret_access_key }}"
-  register: s3_export
-
-- name: Rename it, keeping its id
-  posthog.admin.batch_export:
-    organization: Acme
-    id: "{{ s3_export.batch_export.id }}"
-    name: Events to S3 (hourly)
-    state: "{{ 'paused' if maintenance | default(false) else 'present' }}"
-
-- name: Rotate the AWS keys (sends them even though nothing else changed; keeps the export's state)
-  posthog.admin.batch_export:
-    organization: Acme
-    name: Events to S3 (hourly)
-    state: "{{ 'paused' if maintenance | default(false) else 'present' }}"
-    update_secrets: always
-    destination:
-      type: S3
-      config:
-        aws_access_key_id: "{{ vault_new_aws_access_key_id }}"
-        aws_secret_access_key: "{{ vault_new_aws_secret_access_key }}"
-
-- name: Events to S3 on PostHog's newest API, credentials in an integration named "acme-aws"
-  posthog.admin.batch_export:
-    project_id: "12345"
-    name: Events to S3
-    interval: day
-    timezone: Europe/Berlin
-    offset_hour: 2
     destination:
       type: AwsS3
       integration: acme-aws
@@ -740,15 +708,45 @@ EXAMPLES = r"""
         prefix: events/
         file_format: Parquet
         compression: zstd
+
+- name: Find the export still called Raw events
+  posthog.admin.batch_export_info:
+    project_id: "{{ acme_web.projects[0].id }}"
+    name: Raw events
+  register: raw_events
+
+- name: Rename it to Raw events to S3, keeping its id (nothing left to do once it is renamed)
+  posthog.admin.batch_export:
+    project_id: "{{ acme_web.projects[0].id }}"
+    id: "{{ raw_events.batch_exports[0].id }}"
+    name: Raw events to S3
+  when: raw_events.batch_exports | length == 1
+
+- name: Firefox events once a day at 02:00 Berlin time
+  posthog.admin.batch_export:
+    project_id: "{{ acme_web.projects[0].id }}"
+    name: Firefox events to S3
+    interval: day
+    timezone: Europe/Berlin
+    offset_hour: 2
+    destination:
+      type: AwsS3
+      integration: acme-aws
+      config:
+        bucket_name: acme-posthog-exports
+        region: eu-west-1
+        prefix: firefox/
+        file_format: Parquet
+        compression: zstd
     filters:
       - key: $browser
         type: event
         operator: exact
         value: [Firefox]
 
-- name: The latest version of each person's order, merged into Snowflake (PostHog's newest API)
+- name: The latest version of each person's order, merged into Snowflake
   posthog.admin.batch_export:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     name: Orders to Snowflake
     model: hogql
     interval: hour
@@ -766,41 +764,38 @@ EXAMPLES = r"""
         warehouse: EXPORTS
         schema: POSTHOG
 
-- name: Persons to Postgres, created in a given project
+- name: Persons to Postgres, credentials in the integration named acme-warehouse
   posthog.admin.batch_export:
-    organization: Acme
-    project_id: "2"
+    project_id: "{{ acme_web.projects[0].id }}"
     name: Persons to the warehouse
     model: persons
     interval: day
     destination:
       type: Postgres
+      integration: acme-warehouse
       config:
-        host: warehouse.internal
         database: analytics
-        user: posthog_export
-        password: "{{ vault_warehouse_password }}"
+        schema: posthog
 
 - name: Delete an export
   posthog.admin.batch_export:
-    organization: Acme
+    project_id: "{{ acme_web.projects[0].id }}"
     name: Old export
     state: absent
 
-- name: Several exports in one task (one list of the organization's exports, whatever their number)
+- name: Several exports in one task (one list of the project's exports, whatever their number)
   posthog.admin.batch_export:
-    organization: Acme
+    project_id: "{{ acme_web.projects[0].id }}"
     interval: hour
     batch_exports:
-      - name: Events to S3
+      - name: Pageviews to S3
         destination:
-          type: S3
+          type: AwsS3
+          integration: acme-aws
           config:
             bucket_name: acme-posthog-exports
             region: eu-west-1
-            prefix: events/
-            aws_access_key_id: "{{ vault_export_aws_access_key_id }}"
-            aws_secret_access_key: "{{ vault_export_aws_secret_access_key }}"
+            prefix: pageviews/
       - name: Events to the data lake
         interval: day
         state: paused

@@ -77,9 +77,15 @@ seealso:
 """
 
 EXAMPLES = r"""
+- name: Find the Acme Web project (its id is what the exports' API takes)
+  posthog.admin.project_info:
+    organization: Acme
+    name: Acme Web
+  register: acme_web
+
 - name: Re-export January
   posthog.admin.batch_export_backfill:
-    organization: Acme
+    project_id: "{{ acme_web.projects[0].id }}"
     name: Events to S3
     start_at: "2026-01-01T00:00:00Z"
     end_at: "2026-02-01T00:00:00Z"

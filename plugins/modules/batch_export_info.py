@@ -67,9 +67,15 @@ seealso:
 """
 
 EXAMPLES = r"""
-- name: All batch exports of Acme
-  posthog.admin.batch_export_info:
+- name: Find the Acme Web project (its id is what the exports' API takes)
+  posthog.admin.project_info:
     organization: Acme
+    name: Acme Web
+  register: acme_web
+
+- name: All batch exports of Acme Web
+  posthog.admin.batch_export_info:
+    project_id: "{{ acme_web.projects[0].id }}"
   register: exports
 
 - name: Show the status of each export's latest run
@@ -87,13 +93,13 @@ EXAMPLES = r"""
 
 - name: One export by name
   posthog.admin.batch_export_info:
-    organization: Acme
+    project_id: "{{ acme_web.projects[0].id }}"
     name: Events to S3
   register: one
 
-- name: The exports of a project with their runs and backfills (PostHog's newest API)
+- name: The exports with their runs and backfills
   posthog.admin.batch_export_info:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     runs: true
     backfills: true
   register: history

@@ -141,9 +141,15 @@ seealso:
 """
 
 EXAMPLES = r"""
+- name: Find the Acme Web project
+  posthog.admin.project_info:
+    organization: Acme
+    name: Acme Web
+  register: acme_web
+
 - name: Document the signed_up event
   posthog.admin.event_definition:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     name: signed_up
     description: A person finished the sign-up form
     tags: [onboarding, growth]
@@ -152,26 +158,26 @@ EXAMPLES = r"""
 
 - name: Hide an internal test event (this also unverifies it)
   posthog.admin.event_definition:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     name: qa_ping
     hidden: true
 
-- name: Remove the owner and the tags, keep the rest
+- name: Remove the owner and the tags of newsletter_opened, keep the rest
   posthog.admin.event_definition:
-    project_id: "12345"
-    name: signed_up
+    project_id: "{{ acme_web.projects[0].id }}"
+    name: newsletter_opened
     owner: ""
     tags: []
 
 - name: Delete a definition by id
   posthog.admin.event_definition:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     id: 0190a3f4-7b1e-7c3a-9d2f-1a2b3c4d5e6f
     state: absent
 
 - name: Document several events in one task (one list of the project's definitions, whatever their number)
   posthog.admin.event_definition:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     tags: [checkout]
     event_definitions:
       - name: cart_viewed

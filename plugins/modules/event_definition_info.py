@@ -67,9 +67,15 @@ seealso:
 """
 
 EXAMPLES = r"""
+- name: Find the Acme Web project
+  posthog.admin.project_info:
+    organization: Acme
+    name: Acme Web
+  register: acme_web
+
 - name: List the custom events of a project, most recently seen first
   posthog.admin.event_definition_info:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     event_type: event_custom
   register: custom_events
 
@@ -79,7 +85,7 @@ EXAMPLES = r"""
 
 - name: Find the checkout events that are not hidden, by name
   posthog.admin.event_definition_info:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     search: checkout
     exclude_hidden: true
     ordering: [name]

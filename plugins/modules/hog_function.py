@@ -221,9 +221,15 @@ seealso:
 """
 
 EXAMPLES = r"""
+- name: Find the Acme Web project
+  posthog.admin.project_info:
+    organization: Acme
+    name: Acme Web
+  register: acme_web
+
 - name: Send identified people to Customer.io (a destination from PostHog's template)
   posthog.admin.hog_function:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     name: Customer.io
     template_id: template-customerio
     enabled: true
@@ -238,7 +244,7 @@ EXAMPLES = r"""
 
 - name: Rotate the Customer.io API key (secrets are never read back, so ask for it)
   posthog.admin.hog_function:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     name: Customer.io
     secret_inputs:
       token: "{{ vault_customerio_new_api_key }}"
@@ -246,7 +252,7 @@ EXAMPLES = r"""
 
 - name: Two transformations, in this order
   posthog.admin.hog_function:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     type: transformation
     enabled: true
     hog_functions:
@@ -259,7 +265,7 @@ EXAMPLES = r"""
 
 - name: Delete a function (PostHog keeps it, marked deleted)
   posthog.admin.hog_function:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     name: Old webhook
     state: absent
 """

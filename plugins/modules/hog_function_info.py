@@ -59,9 +59,15 @@ seealso:
 """
 
 EXAMPLES = r"""
+- name: Find the Acme Web project
+  posthog.admin.project_info:
+    organization: Acme
+    name: Acme Web
+  register: acme_web
+
 - name: List the project's destinations
   posthog.admin.hog_function_info:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     type: [destination]
   register: destinations
 
@@ -71,7 +77,7 @@ EXAMPLES = r"""
 
 - name: Read the Customer.io template, to see its inputs and which are secret
   posthog.admin.hog_function_info:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     template_id: template-customerio
   register: customerio
 

@@ -142,12 +142,12 @@ seealso:
 """
 
 EXAMPLES = r"""
-- name: SAML for example.com through Okta
+- name: SAML for acme.example through Okta
   posthog.admin.identity_provider_config:
     organization: Acme
     name: Okta
     config_scope: saml
-    domains: [example.com]
+    domains: [acme.example]
     saml_entity_id: http://www.okta.com/exk1234567890
     saml_acs_url: https://acme.okta.com/app/posthog/exk1234567890/sso/saml
     saml_x509_cert: "{{ lookup('ansible.builtin.file', 'okta.pem') }}"
@@ -162,12 +162,12 @@ EXAMPLES = r"""
     oidc_client_id: 11111111-2222-3333-4444-555555555555
     oidc_client_secret: "{{ vault_entra_client_secret }}"
 
-- name: SCIM provisioning for example.com (the token is shown once)
+- name: SCIM provisioning for acme.example (the token is shown once)
   posthog.admin.identity_provider_config:
     organization: Acme
     name: Okta SCIM
     config_scope: scim
-    domains: [example.com]
+    domains: [acme.example]
     scim_enabled: true
   register: scim
   no_log: true
@@ -175,9 +175,9 @@ EXAMPLES = r"""
 - name: Keep the token where the identity provider's setup can read it
   ansible.builtin.copy:
     content: "{{ scim.identity_provider_config.scim_bearer_token }}"
-    dest: /secure/okta-scim-token
+    dest: "{{ playbook_dir }}/secrets/okta-scim-token"
     mode: "0600"
-  when: scim.identity_provider_config.scim_bearer_token
+  when: scim.identity_provider_config.scim_bearer_token | default('', true) | length > 0
   no_log: true
 
 - name: Remove a configuration

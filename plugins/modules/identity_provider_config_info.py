@@ -53,10 +53,10 @@ EXAMPLES = r"""
     config_scope: saml
   register: saml
 
-- name: What applies to example.com
+- name: What applies to acme.example
   posthog.admin.identity_provider_config_info:
     organization: Acme
-    domain: example.com
+    domain: acme.example
 """
 
 RETURN = r"""

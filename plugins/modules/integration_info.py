@@ -51,15 +51,21 @@ seealso:
 """
 
 EXAMPLES = r"""
-- name: The AWS integrations of project 12345
+- name: Find the Acme Web project
+  posthog.admin.project_info:
+    organization: Acme
+    name: Acme Web
+  register: acme_web
+
+- name: The AWS integrations of Acme Web
   posthog.admin.integration_info:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     kind: aws-s3
   register: aws
 
 - name: Export to S3 with the integration named acme-aws
   posthog.admin.batch_export:
-    project_id: "12345"
+    project_id: "{{ acme_web.projects[0].id }}"
     name: Events to S3
     interval: hour
     destination:

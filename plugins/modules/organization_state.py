@@ -165,7 +165,7 @@ EXAMPLES = r"""
 
 - name: Report drift without changing anything (run with --check --diff, e.g. from AWX on a schedule)
   posthog.admin.organization_state:
-    definition: "{{ acme }}"
+    definition_file: organizations/acme.yml
     prune: true
   check_mode: true
   diff: true
@@ -181,19 +181,8 @@ EXAMPLES = r"""
         - domain: acme.example
       roster:
         people:
-          - email: ops@acme.example
+          - email: jane@example.com
             level: admin
-      batch_exports:
-        - name: Events to S3
-          interval: hour
-          destination:
-            type: S3
-            config:
-              bucket_name: acme-posthog
-              region: eu-west-1
-              prefix: events/
-              aws_access_key_id: "{{ vault_aws_access_key_id }}"
-              aws_secret_access_key: "{{ vault_aws_secret_access_key }}"
 """
 
 RETURN = r"""

@@ -248,22 +248,6 @@ EXAMPLES = r"""
     url: https://github.com/PostHog/posthog-hello-world-plugin
     state: latest
 
-- name: A destination written in the browser, with its code
-  posthog.admin.pipeline_plugin:
-    family: destination
-    organization: acme
-    plugin_type: source
-    name: Event forwarder
-    description: Forwards events to our webhook
-    capabilities:
-      methods: [onEvent]
-    source_files:
-      plugin.json: "{{ {'name': 'Event forwarder', 'config': [{'key': 'url', 'name': 'Webhook URL', 'type': 'string'}]} | to_json }}"
-      index.ts: |
-        export async function onEvent(event, { config }) {
-          await fetch(config.url, { method: 'POST', body: JSON.stringify(event) })
-        }
-
 - name: Remove a frontend app by id
   posthog.admin.pipeline_plugin:
     family: frontend_app

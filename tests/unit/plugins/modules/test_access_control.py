@@ -58,14 +58,37 @@ def test_member_rule_is_created_with_the_membership_id(server, run_module):
     assert result["changed"] is True and result["access_control"]["member_email"] == "Ann@acme.example"
 
 
+ORGANIZATION = "/api/organizations/@current/"
+PLAN = {"id": "0190a3f4-0000-7000-8000-0000000000cc", "name": "Acme",
+        "available_product_features": [{"key": "role_based_access", "name": "Role-based access"}]}
+
+
 def test_check_mode_predicts_and_writes_nothing(server, run_module):
-    server.script((200, rules()), (200, page({"id": RID, "name": "Data", "members": []})))
+    server.script((200, rules()), (200, PLAN), (200, page({"id": RID, "name": "Data", "members": []})))
     result = run_module(access_control, dict(project_id="7", resource="dashboard", role="data",
                                              access_level="viewer"), check=True)
     assert not result["failed"], result["msg"]
     assert result["changed"] is True and result["access_control"]["role"] == RID
-    assert [c.split()[0] for c in run_module.calls] == ["GET", "GET"]
-    assert run_module.calls[0] == "GET %s" % RESOURCES
+    assert [c.split()[0] for c in run_module.calls] == ["GET", "GET", "GET"]
+    assert run_module.calls[0] == "GET %s" % RESOURCES and run_module.calls[1] == "GET %s" % ORGANIZATION
+
+
+def test_check_mode_fails_a_role_rule_the_plan_refuses_as_the_real_run_does(server, run_module):
+    """PostHog answers 403 to any write naming a role without the role_based_access feature
+    (ee/api/rbac/access_control.py, AccessControlSerializer.validate): check mode reads the plan and
+    fails alike, instead of predicting a change the real run cannot make (issue 24)."""
+    data = (200, page({"id": RID, "name": "Data", "members": []}))
+    server.script((200, rules()), (200, dict(PLAN, available_product_features=[])))
+    result = run_module(access_control, dict(project_id="7", role="Data", access_level="member"), check=True)
+    assert result["failed"] and "HTTP 403" in result["msg"] and "paid feature" in result["msg"]
+    assert not result.get("changed") and run_module.calls == ["GET %s" % PROJECT, "GET %s" % ORGANIZATION]
+    server.script((200, rules(rule("member", role=RID))), data)  # nothing to write: no plan read, no failure
+    result = run_module(access_control, dict(project_id="7", role="Data", access_level="member"), check=True)
+    assert not result["failed"] and result["changed"] is False
+    server.script((200, rules()), (200, page(ANN)))  # a member's rule needs no paid feature
+    result = run_module(access_control, dict(project_id="7", member=ANN["user"]["email"], access_level="admin"),
+                        check=True)
+    assert not result["failed"] and result["changed"] is True
 
 
 def test_update_and_removal_are_puts_with_null_for_removal(server, run_module):

@@ -147,3 +147,12 @@ def test_info_by_scope_and_domain(server, run_module):
     server.script((404, NOT_FOUND))
     assert "no identity provider configurations" in run_module(identity_provider_config_info,
                                                                dict(organization=ORG))["msg"]
+
+
+def test_info_by_domain_in_check_mode_of_an_organization_an_earlier_task_creates(server, run_module):
+    """Check mode, organization not created yet: like every read of a missing parent, nothing and a
+    warning; it used to ask for the domains of /api/organizations/Acme/ and fail with a 404 (issue 24)."""
+    server.script((200, page({"id": ORG, "slug": "other", "name": "Other"})))
+    result = run_module(identity_provider_config_info, dict(organization="Acme", domain="example.com"), check=True)
+    assert not result["failed"], result["msg"]
+    assert result["identity_provider_configs"] == [] and run_module.calls == ["GET /api/organizations/?limit=500"]
