@@ -193,7 +193,7 @@ def main():
         yaml.safe_dump(playbook(config, setup), handle, sort_keys=False, width=120)
     with open(os.path.join(HERE, "role_vars.json"), "w") as handle:
         json.dump(dict(setup.get("vars", {}), ansible_python_interpreter=sys.executable,
-                       organization_as_code_host=config["posthog_host"],
+                       emulator_url=config["emulator_url"], organization_as_code_host=config["posthog_host"],
                        organization_as_code_api_key=config["posthog_api_key"]), handle)
     env = dict(os.environ, ANSIBLE_CALLBACK_PLUGINS=os.path.join(HERE, "callback_plugins"), ANSIBLE_PIPELINING="1",
                ANSIBLE_CALLBACKS_ENABLED="examples_record")
