@@ -277,6 +277,10 @@ class HogFunction(Resource):
             return (wanted or "") == (current or "")
         return values_match(wanted, current)
 
+    def shape(self, obj):
+        """The function as returned: an echoed value of a secret input masked, as hog_function_info does."""
+        return masked_secrets(super(HogFunction, self).shape(obj))
+
     def view(self, obj, desired):
         if obj is None:
             return {}

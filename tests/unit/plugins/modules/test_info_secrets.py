@@ -13,7 +13,7 @@ __metaclass__ = type
 import pytest
 
 from ansible_collections.posthog.admin.plugins.module_utils._resource import SECRET_MASK
-from ansible_collections.posthog.admin.plugins.modules import batch_export_info, hog_function_info
+from ansible_collections.posthog.admin.plugins.modules import batch_export_info, hog_function, hog_function_info
 from ansible_collections.posthog.admin.plugins.modules import identity_provider_config_info
 from ansible_collections.posthog.admin.tests.unit.conftest import page
 from ansible_collections.posthog.admin.tests.unit.objects import batch_export
@@ -65,3 +65,14 @@ def test_what_is_not_secret_is_shown_as_answered(server, run_module):
     server.script((200, page(batch_export(destination=S3))))
     export = run_module(batch_export_info, dict(organization=ORG))["batch_exports"][0]
     assert export["destination"]["config"]["bucket_name"] == "b"
+
+
+def test_the_state_module_masks_an_echoed_secret_it_was_not_given(server, run_module):
+    """hog_function returns the function as read: a stored secret value a server echoed, which the task did
+    not give (so no_log cannot know it), is masked as hog_function_info masks it."""
+    server.script((200, page(FUNCTION)))
+    result = run_module(hog_function, dict(project_id="7", name="CIO"))
+    assert not result.get("failed") and result["changed"] is False, result
+    assert result["hog_function"]["inputs"]["token"]["value"] == SECRET_MASK
+    for secret in ("hog-secret-token-1", "hog-encrypted-blob-1"):
+        assert secret not in str(result)
