@@ -243,7 +243,8 @@ class IdentityProviderConfig(Resource):
         return view
 
     def shape(self, obj):
-        return copy.deepcopy(obj) if obj else obj
+        """The configuration as returned: an echoed OIDC client secret masked, as the info module does."""
+        return mask(copy.deepcopy(obj), self.secret_paths) if obj else obj
 
     # --------------------------------------------------------------- writing
     def missing(self):

@@ -14,7 +14,7 @@ import pytest
 
 from ansible_collections.posthog.admin.plugins.module_utils._resource import SECRET_MASK
 from ansible_collections.posthog.admin.plugins.modules import batch_export_info, hog_function, hog_function_info
-from ansible_collections.posthog.admin.plugins.modules import identity_provider_config_info
+from ansible_collections.posthog.admin.plugins.modules import identity_provider_config, identity_provider_config_info
 from ansible_collections.posthog.admin.tests.unit.conftest import page
 from ansible_collections.posthog.admin.tests.unit.objects import batch_export
 
@@ -76,3 +76,11 @@ def test_the_state_module_masks_an_echoed_secret_it_was_not_given(server, run_mo
     assert result["hog_function"]["inputs"]["token"]["value"] == SECRET_MASK
     for secret in ("hog-secret-token-1", "hog-encrypted-blob-1"):
         assert secret not in str(result)
+
+
+def test_identity_provider_config_masks_an_echoed_client_secret_it_was_not_given(server, run_module):
+    server.script((200, page(IDP)))
+    result = run_module(identity_provider_config, dict(organization=ORG, name="Okta"))
+    assert not result.get("failed") and result["changed"] is False, result
+    assert result["identity_provider_config"]["oidc_client_secret"] == SECRET_MASK
+    assert "oidc-secret-echoed-1" not in str(result)
