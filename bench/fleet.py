@@ -61,6 +61,8 @@ PREFIX = "Fleet org"
 HTTP = {"type": "HTTP", "config": {"url": "https://eu.i.posthog.com/batch/", "token": "fleet-token"}}
 EVENTS = ["signed_up", "checkout_started", "invoice_paid"]
 TARGET = 1.25  # organization_state's CPU per host, at most this times ping's (forks 2)
+WORKER = "ansible-playbook"  # organization_state in the worker (its action plugin; connection local)
+PROCESS = "ansible-playbook, module process"  # the same with posthog_admin_in_process=false
 
 
 def document(slug, name, me):
@@ -144,7 +146,10 @@ def play(env, book, forks, strategy=None):
     return cmd, env
 
 
-def measure_way(emu, env, label, forks, strategy=None):
+MODULE_PROCESS = ["-e", "posthog_admin_in_process=false"]  # organization_state as a module process
+
+
+def measure_way(emu, env, label, forks, strategy=None, extra=()):
     """RUNS x (ping, then the unchanged re-run) at these forks; the medians and the re-run's requests."""
     pings, states, log = [], [], []
     for dummy in range(RUNS):
@@ -152,7 +157,7 @@ def measure_way(emu, env, label, forks, strategy=None):
         pings.append(timed(cmd, e, expect="ok=1 ")[:2])
         emu.control("DELETE", "requests")
         cmd, e = play(env, "state.yml", forks, strategy)
-        states.append(timed(cmd, e, expect="changed=0 ")[:2])
+        states.append(timed(cmd + list(extra), e, expect="changed=0 ")[:2])
         log = emu.requests_log()
         if any(r["method"] != "GET" for r in log):
             sys.exit("fleet: the unchanged re-run (%s) wrote" % label)
@@ -253,7 +258,7 @@ def profile(emu, env, rows):
     for module, book in (("organization_state", "state.yml"), ("ping", "ping.yml")):
         cmd = [os.path.join(BIN, "ansible-playbook"), "-i", "fleet.posthog.yml", "-f", "1", "--limit",
                "fleet-org-%s" % ("1".zfill(max(4, len(str(ORGS))))), book]
-        timed(cmd, keep)
+        timed(cmd + (MODULE_PROCESS if module == "organization_state" else []), keep)
         found = sorted(glob.glob(os.path.join(remote, "ansible-tmp-*", "AnsiballZ_%s.py" % module)))
         if not found:
             sys.exit("fleet: no kept AnsiballZ payload for %s under %s" % (module, remote))
@@ -273,7 +278,7 @@ def profile(emu, env, rows):
     out.update(("import_" + k, v) for k, v in import_costs(zip_path).items())
     out["module_utils_count"] = len(glob.glob(os.path.join(
         debug, "ansible_collections", "posthog", "admin", "plugins", "module_utils", "*.py"))) - 1
-    forks2 = [r for r in rows if r["forks"] == 2 and r["ping_cpu"]]
+    forks2 = [r for r in rows if r["forks"] == 2 and r["way"] == WORKER]
     if forks2:
         r = forks2[0]
         out["state_per_org"] = r["cpu"] / ORGS
@@ -348,6 +353,13 @@ def report(rows, prof, inv, sliced, out_path):
     if prof:
         per_org = prof.get("state_per_org")
         lines += ["", "## Where one organization's CPU goes", "",
+                  "With `connection: local` and the controller's own Python as the interpreter (what the inventory "
+                  "plugin gives its hosts), organization_state's action plugin runs the module's engine in the "
+                  "worker that would otherwise start a module process (rows `%s`): no process, no payload, and "
+                  "ansible-core's and the collection's code imported from their cached bytecode instead of compiled "
+                  "from the payload's zip. The rows `%s` run it as a module process "
+                  "(`posthog_admin_in_process: false`), as on any other connection; this section takes that path "
+                  "apart." % (WORKER, PROCESS), "",
                   "The module processes run by hand from payloads kept with `ANSIBLE_KEEP_REMOTE_FILES=1`, as Ansible "
                   "runs them (`python <payload>`: the module and its module_utils imported from the payload's zip, "
                   "which Python compiles from source on every run), median of 7, alone and one at a time: the "
@@ -369,8 +381,12 @@ def report(rows, prof, inv, sliced, out_path):
                       "wrapper): CPU per host.", "",
                       "| play | module processes (s) | controller (s) | total (s) |", "|---|---|---|---|"]
             for module in ("ping", "organization_state"):
-                lines.append("| %s | %.3f | %.3f | %.3f |" % (module, prof[module + "_modules"],
-                             prof[module + "_controller"], prof[module + "_modules"] + prof[module + "_controller"]))
+                lines.append("| %s%s | %.3f | %.3f | %.3f |" % (
+                    module, " (module process)" if module != "ping" else "", prof[module + "_modules"],
+                    prof[module + "_controller"], prof[module + "_modules"] + prof[module + "_controller"]))
+            if per_org:
+                lines.append("| organization_state (in the worker; the forks-2 row above) | 0 | %.3f | %.3f |"
+                             % (per_org, per_org))
         if per_org:
             lines += ["", "Target (issue 25): organization_state's CPU per organization at most %.2f x ping's per "
                       "host at forks 2: %.3f s vs %.3f s, x%.2f, %s." % (
@@ -416,8 +432,9 @@ def main():
         emu.requests_log()
         rows, log = [], []
         for forks in FORKS:
-            row, log = measure_way(emu, env, "ansible-playbook", forks)
+            row, log = measure_way(emu, env, WORKER, forks)
             rows.append(row)
+        rows.append(measure_way(emu, env, PROCESS, 2, extra=MODULE_PROCESS)[0])
         strategy = mitogen_strategy() if os.environ.get("BENCH_FLEET_MITOGEN") != "0" else None
         if strategy:
             rows.append(measure_way(emu, env, "Mitogen (mitogen_linear)", 5, strategy)[0])

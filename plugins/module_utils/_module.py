@@ -334,15 +334,20 @@ class _AnsibleModule(AnsibleModule):
         super(_AnsibleModule, self).fail_json(msg=msg, **kwargs)
 
 
-def _ansible_module(argument_spec, kwargs):
-    """Every module takes the connection options, ``organization`` and ``project_id`` (those it does
-    not use are ignored), so that ``module_defaults`` for the group can set them all at once."""
+def module_spec(argument_spec):
+    """A module's whole argument spec. Every module takes the connection options, ``organization``
+    and ``project_id`` (those it does not use are ignored), so that ``module_defaults`` for the group
+    can set them all at once."""
     spec = connection_argument_spec()
     spec.update(copy.deepcopy(SCOPE_OPTIONS))
     spec.update(argument_spec)
+    return spec
+
+
+def _ansible_module(argument_spec, kwargs):
     kwargs = dict(kwargs)
     kwargs.setdefault("supports_check_mode", True)
-    module = _AnsibleModule(argument_spec=spec, **kwargs)
+    module = _AnsibleModule(argument_spec=module_spec(argument_spec), **kwargs)
     module._posthog_ready = True
     if not HAS_REQUESTS:
         module.fail_json(msg=missing_required_lib("requests"), exception=REQUESTS_IMPORT_ERROR)
@@ -446,7 +451,12 @@ def run_info(argument_spec, read, **kwargs):
 def run_task(argument_spec, work, **kwargs):
     """The whole ``main()`` of a module whose work is not one resource (an info module, a whole
     document): ``work(task, params)`` returns the result dict (``changed`` defaults to false)."""
-    module = _ansible_module(argument_spec, kwargs)
+    run_task_in(_ansible_module(argument_spec, kwargs), work)
+
+
+def run_task_in(module, work):
+    """:func:`run_task` in a module already built: an AnsibleModule, or the controller's stand-in
+    for one when an action plugin runs the task in its own process (``plugins/plugin_utils``)."""
     task = _task(module)
 
     def run():

@@ -731,6 +731,9 @@ STATE_ARGUMENT_SPEC = dict(
     prune_projects=dict(type="bool", default=False),
 )
 
+STATE_MODULE_OPTIONS = dict(required_one_of=[("definition", "definition_file")],
+                            mutually_exclusive=[("definition", "definition_file")])
+
 STATE_INFO_ARGUMENT_SPEC = dict(
     dest=dict(type="path"),
 )
