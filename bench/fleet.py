@@ -8,7 +8,9 @@ organization_state task converges each from its document (`definition_file`), co
 first converge is untimed; then the unchanged re-run is timed, beside an ansible.builtin.ping play
 over the same hosts at the same forks, in the same run:
 
-- forks 1, 2 and 5 (BENCH_FLEET_FORKS), BENCH_FLEET_RUNS runs each (median);
+- forks 1, 2 and 5 (BENCH_FLEET_FORKS), BENCH_FLEET_RUNS runs each (median): organization_state runs in
+  the worker (its action plugin: connection local, the controller's Python);
+- forks 2 with `-e posthog_admin_in_process=false`: organization_state as a module process;
 - Mitogen's strategy (mitogen_linear, forks 5) when `ansible_mitogen` is importable;
 - the floor: the same GET requests the re-run made, replayed with requests.Session in one process.
 
@@ -17,7 +19,7 @@ getrusage(RUSAGE_CHILDREN)), CPU per organization, requests the emulator logged.
 is what a shared machine can compare: the target (issue 25) is organization_state <= 1.25x ping's CPU
 per host at forks 2.
 
-Then where one organization's CPU goes: the module process run by hand from a kept AnsiballZ payload
+Then where one organization's CPU goes as a module process: the module process run by hand from a kept AnsiballZ payload
 (`python <payload>`, as Ansible runs it and ANSIBLE_KEEP_REMOTE_FILES=1 leaves it), beside ping's,
 Python's bare start-up and its imports one by one (ansible.module_utils.basic, requests, the collection's
 code) from the payload's own zip; the rest is the controller's own work per host.
@@ -353,8 +355,8 @@ def report(rows, prof, inv, sliced, out_path):
     if prof:
         per_org = prof.get("state_per_org")
         lines += ["", "## Where one organization's CPU goes", "",
-                  "With `connection: local` and the controller's own Python as the interpreter (what the inventory "
-                  "plugin gives its hosts), organization_state's action plugin runs the module's engine in the "
+                  "With `connection: local` and the controller's own Python as the interpreter (as the inventory "
+                  "plugin's examples set them), organization_state's action plugin runs the module's engine in the "
                   "worker that would otherwise start a module process (rows `%s`): no process, no payload, and "
                   "ansible-core's and the collection's code imported from their cached bytecode instead of compiled "
                   "from the payload's zip. The rows `%s` run it as a module process "

@@ -41,8 +41,8 @@ attributes:
     description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
     support: full
     details:
-      - With C(connection: local), the controller's own Python as C(ansible_python_interpreter) (what the
-        inventory plugin P(posthog.admin.organizations#inventory) gives its hosts), and no C(become),
+      - With C(connection: local), the controller's own Python as C(ansible_python_interpreter) (as the
+        examples of the inventory plugin P(posthog.admin.organizations#inventory) set them), and no C(become),
         C(environment) or C(async), the task runs in the controller's worker process instead of a module
         process of its own: the same code, the arguments checked the same way, the same result, the same
         requests. What it saves is the module process's start-up, about two thirds of an unchanged

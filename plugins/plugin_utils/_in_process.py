@@ -9,7 +9,7 @@
 module process would run anyway.
 
 With ``connection: local`` and the controller's own Python as the interpreter (what the
-``posthog.admin.organizations`` inventory plugin gives its hosts), a module process is the same
+``posthog.admin.organizations`` inventory plugin's examples set for its hosts), a module process is the same
 machine, the same Python and the same environment as the worker that starts it: it only adds a
 process, and the compiling of ansible-core's and the collection's code from the payload's zip on every
 task (issue 25 measured that at two thirds of an unchanged organization's CPU). :class:`InProcessAction`
