@@ -41,12 +41,12 @@ attributes:
     description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
     support: full
     details:
-      - With C(connection: local), the controller's own Python as C(ansible_python_interpreter) (as the
+      - With the C(local) connection, the controller's own Python as C(ansible_python_interpreter) (as the
         examples of the inventory plugin P(posthog.admin.organizations#inventory) set them), and no C(become),
         C(environment) or C(async), the task runs in the controller's worker process instead of a module
-        process of its own: the same code, the arguments checked the same way, the same result, the same
-        requests. What it saves is the module process's start-up, about two thirds of an unchanged
-        organization's CPU (see the fleet guide).
+        process of its own. It is the same code, with the arguments checked the same way, and it returns the
+        same result after the same requests. What it saves is the module process's start-up, about two
+        thirds of an unchanged organization's CPU (see the fleet guide).
       - Set the variable C(posthog_admin_in_process) to V(false) to run it as a module process anyway.
 options:
   definition:
