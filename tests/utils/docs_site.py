@@ -26,6 +26,8 @@ ANSIBLE_TARGETS = [
      "Return Values"),
     ("ansible_configuration_settings", "std:label", CONFIG_PAGE + "#ansible-configuration-settings",
      "Ansible Configuration Settings"),
+    # the `action` attribute of a module with an action plugin (organization_state)
+    ("action_plugins", "std:label", "plugins/action.html#action-plugins", "Action plugins"),
 ]
 # Environment variables of ansible-core's configuration (inventory cache, ...), linked the same way.
 ANSIBLE_ENVVARS = [
