@@ -80,12 +80,10 @@ class ControllerModule:
         self._inject_invocation = inject_invocation
         self._warnings = []
         self._deprecations = []
-        self.no_log_values = set()
-        self.params = {}
         given = copy.deepcopy(args)
         validated = ArgumentSpecValidator(argument_spec, **validation).validate(args)
         self.params = validated.validated_parameters
-        self.no_log_values.update(validated._no_log_values)  # pylint: disable=protected-access
+        self.no_log_values = set(validated._no_log_values)  # pylint: disable=protected-access
         for warning in validated._warnings:  # pylint: disable=protected-access
             self.warn("Both option %s and its alias %s are set." % (warning["option"], warning["alias"]))
         for deprecation in validated._deprecations:  # pylint: disable=protected-access
