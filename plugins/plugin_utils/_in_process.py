@@ -129,12 +129,10 @@ def run_in_process(name, argument_spec, work, args, check_mode, diff, inject_inv
 
     :param argument_spec: the module's own options (``module_spec`` adds the shared ones).
     :param work: the module's ``work(task, params)``.
-    :param options: ``supports_check_mode`` and the validation groups (``required_one_of``...).
+    :param options: the validation groups (``required_one_of``...) the module passes AnsibleModule.
     """
     from ansible_collections.posthog.admin.plugins.module_utils._module import module_spec, run_task_in
 
-    options = dict(options)
-    options.pop("supports_check_mode", None)  # every posthog.admin module supports check mode
     try:
         module = ControllerModule(name, module_spec(argument_spec), module_args(args), check_mode, diff,
                                   inject_invocation=inject_invocation, **options)
