@@ -1,16 +1,23 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026, posthog.admin contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""definition_file is read as data, with libyaml's loader where PyYAML has it (as Ansible's own)."""
+"""definition_file is read as data, with libyaml's loader where PyYAML has it (as Ansible's own); the
+export's comments keep every word whole."""
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import pytest
+import re
+import string
 
-from ansible_collections.posthog.admin.plugins.module_utils._document import read_definition, to_yaml
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ansible_collections.posthog.admin.plugins.module_utils._document import _comment, read_definition, to_yaml
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure
+from ansible_collections.posthog.admin.plugins.modules import organization_state_info
 
 
 def test_an_exported_document_reads_back_as_the_same_data(tmp_path):
@@ -30,3 +37,43 @@ def test_bad_yaml_and_a_missing_file_fail_with_the_path(tmp_path):
         read_definition(str(path))
     with pytest.raises(Failure, match="cannot be read"):
         read_definition(str(tmp_path / "absent.yml"))
+
+
+# ------------------------------------------------------------------ comments a person copies from
+WORDS = st.lists(st.text(alphabet=string.ascii_letters + "_.=:'", min_size=2, max_size=12), min_size=1,
+                 max_size=4).map("-".join)
+
+
+@given(st.lists(WORDS, min_size=8, max_size=24), st.sampled_from(["", "  "]))
+def test_a_comment_never_splits_a_word(words, indent):
+    """A comment is wrapped at spaces only: a DNS record's name or value (PostHog's challenge is
+    secrets.token_urlsafe, with '-' and '_') stays on one line, whole, to be copied from there."""
+    lines = _comment(" ".join(words), indent)
+    assert all(line.startswith(indent + "# ") for line in lines)
+    kept = [word for line in lines for word in line[len(indent) + 2:].split(" ")]
+    assert kept == words
+
+
+def test_the_export_gives_the_txt_record_of_an_unverified_domain_whole(run_live, live, tmp_path):
+    """organization_state_info's comment above a domain still to verify names the record and its value,
+    each whole on a line: a value was once split at a hyphen, and a person copied its first line.
+    PostHog's challenge is secrets.token_urlsafe(32); Python's textwrap breaks a word after a hyphen
+    between letters, so the domains here are short enough that the comment's line ends inside the value,
+    and made until one value has such a hyphen where the line would end."""
+    org = "/api/organizations/%s/" % live.info["organization"]["id"]
+    made = []
+    for index in range(40):
+        domain = "d%d.io" % index
+        challenge = live.api("POST", org + "domains/", {"domain": domain})["verification_challenge"]
+        made.append((domain, challenge))
+        if re.search(r"[A-Za-z]{2}-[A-Za-z]", challenge[:30]):
+            break
+    assert re.search(r"[A-Za-z]{2}-[A-Za-z]", made[-1][1][:30]), made
+    dest = tmp_path / "acme.yml"
+    result = run_live(organization_state_info, dict(organization=live.info["organization"]["id"], dest=str(dest)))
+    assert not result["failed"], result["msg"]
+    comments = [line for line in dest.read_text().splitlines() if line.lstrip().startswith("#")]
+    for domain, challenge in made:
+        name = "_posthog-challenge.%s" % domain
+        assert [line for line in comments if name in line] and [line for line in comments if challenge in line], (
+            name, challenge, comments)
