@@ -378,9 +378,19 @@ class AccessControl(Resource):
 
     @classmethod
     def doomed(cls, task, params, obj):
+        """A rule PostHog has that is to go, named as a person would write it: its role by name, its
+        member by email (PostHog keys them by role id and membership id), else by that id."""
         one = cls(task, dict(params, resource=obj.get("resource"), role=None, member=None, access_level=None))
         one.fixed = obj
-        one.params["target"] = "%s for %s" % (obj.get("resource"), obj["id"].split("/", 1)[1])
+        if obj.get("role"):
+            name = one.subjects.role_name(obj["role"])
+            subject = "role %r" % name if name else "role id %s" % obj["role"]
+        elif obj.get("organization_member"):
+            email = one.subjects.member_email(obj["organization_member"])
+            subject = "member %s" % email if email else "membership id %s" % obj["organization_member"]
+        else:
+            subject = "everyone (the default)"
+        one.params["target"] = "%s for %s" % (obj.get("resource"), subject)
         return one
 
     # --------------------------------------------------------------- purge
