@@ -54,6 +54,8 @@ options:
 notes:
   - Needs the scope C(hog_function:read).
   - Secret inputs of a function are returned as C({"secret":true}); PostHog never returns their value.
+  - PostHog's newest API only (hog functions are in PostHog since 2024); an older PostHog answers 404 and the
+    task says so.
 seealso:
   - module: posthog.admin.hog_function
 """
