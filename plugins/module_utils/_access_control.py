@@ -134,21 +134,45 @@ def explain(error, what="the rule"):
     return error
 
 
+def organization_path(task):
+    """``/api/organizations/<id>/`` of the organization whose roles, members and plan a project's rules
+    name: the task's ``organization`` when it is given, else the organization the project belongs to
+    (a project's rules can only name its own organization's roles and members; the key user's current
+    organization may be another, for example after creating one). One read of the project, per task."""
+    if str(task.params.get("organization") or "@current").strip() != "@current" or task.missing_parent:
+        return task.org_path()
+    project = project_id_of(task.params)
+    key = "access_control organization of project %s" % project
+    if key not in task.cache:
+        answer = task.client.get_or_none("/api/projects/%s/" % project,
+                                         context="reading the organization of project %s" % project)
+        found = answer.get("organization") if isinstance(answer, dict) else None
+        if isinstance(found, dict):  # an older PostHog nests it
+            found = found.get("id")
+        task.cache[key] = "/api/organizations/%s/" % found if isinstance(found, str) and found else task.org_path()
+    return task.cache[key]
+
+
 class Subjects:
-    """The organization's roles and members, read once per task when a rule names one."""
+    """The roles and members of the project's organization, read once per task when a rule names one."""
 
     def __init__(self, task):
         self.task = task
 
     def roles(self):
         if "access_control_roles" not in self.task.cache:
-            self.task.cache["access_control_roles"] = list_roles(self.task)
+            self.task.cache["access_control_roles"] = list_roles(self.task, organization_path(self.task))
         return self.task.cache["access_control_roles"]
 
     def members(self):
-        if "members" not in self.task.cache:
-            self.task.cache["members"] = index_members(list_members(self.task))
-        return self.task.cache["members"]
+        if "access_control_members" not in self.task.cache:
+            path = organization_path(self.task)
+            if path == self.task.org_path():
+                members = list_members(self.task)
+            else:
+                members = self.task.client.list_all(path + "members/", context="listing members")
+            self.task.cache["access_control_members"] = index_members(members)
+        return self.task.cache["access_control_members"]
 
     def role_id(self, name):
         for role in self.roles():
@@ -359,7 +383,7 @@ class AccessControl(Resource):
         if not writes:
             return
         if "organization plan" not in self.task.cache:
-            self.task.cache["organization plan"] = self.client.get(self.task.org_path(),
+            self.task.cache["organization plan"] = self.client.get(organization_path(self.task),
                                                                    context="reading the organization's plan")
         plan = self.task.cache["organization plan"]
         features = plan.get("available_product_features") if isinstance(plan, dict) else None

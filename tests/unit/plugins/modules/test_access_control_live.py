@@ -48,3 +48,22 @@ def test_a_purge_names_the_rules_it_removes_by_email_and_role_name(run_live, liv
         "purged (project for member ann@acme.example)", "purged (insight for role 'Data')"]
     assert [d["before"]["target"] for d in result["diff"][1:]] == [
         "project for member ann@acme.example", "insight for role 'Data'"]
+
+
+def test_roles_and_members_are_those_of_the_projects_organization(run_live, live):
+    """A rule's role and member are looked up in the organization the project belongs to, not in the
+    key user's current organization (which creating another organization has just changed)."""
+    org = live.info["organization"]["id"]
+    live.control("PUT", "organizations/%s/features" % org, {"features": ["role_based_access"]})
+    live.control("POST", "keys", {"email": "ann@acme.example", "organization": org, "scopes": ["*"]})
+    live.api("POST", org_path(live) + "roles/", {"name": "Data"})
+    other = live.api("POST", "/api/organizations/", {"name": "Other"})
+    assert live.api("GET", "/api/organizations/@current/")["id"] == other["id"]
+    rules = [dict(role="Data", access_level="member"), dict(member="ann@acme.example", access_level="admin")]
+    check = run_live(access_control, dict(project_id="1", rules=rules), check=True)
+    assert not check["failed"] and check["changed"], check
+    result = run_live(access_control, dict(project_id="1", rules=rules))
+    assert not result["failed"], result["msg"]
+    assert [r.get("role_name") or r.get("member_email") for r in result["rules"]] == ["Data", "ann@acme.example"]
+    again = run_live(access_control, dict(project_id="1", rules=rules))
+    assert not again["failed"] and not again["changed"], again
