@@ -136,20 +136,26 @@ def explain(error, what="the rule"):
 
 def organization_path(task):
     """``/api/organizations/<id>/`` of the organization whose roles, members and plan a project's rules
-    name: the task's ``organization`` when it is given, else the organization the project belongs to
-    (a project's rules can only name its own organization's roles and members; the key user's current
-    organization may be another, for example after creating one). One read of the project, per task."""
-    if str(task.params.get("organization") or "@current").strip() != "@current" or task.missing_parent:
-        return task.org_path()
+    name: the task's ``organization`` when it is given, else the organization the project belongs to (a
+    project's rules can only name its own organization's roles and members, and the key user's current
+    organization may be another one, for example after creating one). Found in the list of the key's
+    organizations (their ``teams`` and ``projects``: the scope ``organization:read`` the look-ups need
+    anyway), once per task; the current project is in the current organization."""
     project = project_id_of(task.params)
+    if str(task.params.get("organization") or "@current").strip() != "@current" or task.missing_parent or \
+            project == "@current":
+        return task.org_path()
     key = "access_control organization of project %s" % project
     if key not in task.cache:
-        answer = task.client.get_or_none("/api/projects/%s/" % project,
-                                         context="reading the organization of project %s" % project)
-        found = answer.get("organization") if isinstance(answer, dict) else None
-        if isinstance(found, dict):  # an older PostHog nests it
-            found = found.get("id")
-        task.cache[key] = "/api/organizations/%s/" % found if isinstance(found, str) and found else task.org_path()
+        found = None
+        for org in task.client.list_all("/api/organizations/", context="finding the organization of project %s"
+                                        % project):
+            ids = [str(p.get("id")) for p in (org.get("teams") or []) + (org.get("projects") or [])
+                   if isinstance(p, dict)] if isinstance(org, dict) else []
+            if project in ids and org.get("id"):
+                found = str(org["id"])
+                break
+        task.cache[key] = "/api/organizations/%s/" % found if found else task.org_path()
     return task.cache[key]
 
 

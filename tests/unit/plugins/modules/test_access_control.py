@@ -18,8 +18,12 @@ RESOURCES = "/api/projects/7/resource_access_controls/"
 ORG_ID = "0190a3f4-0000-7000-8000-0000000000cc"
 ROLES = "/api/organizations/%s/roles/" % ORG_ID
 MEMBERS = "/api/organizations/%s/members/" % ORG_ID
-# The project: its organization is where the roles and members a rule names are (one read, when a rule names one).
-TEAM = (200, {"id": 7, "name": "Acme Web", "organization": ORG_ID})
+# The key's organizations: the project's is where the roles and members a rule names are (one read, when a
+# rule names one).
+TEAM = (200, page({"id": "0190a3f4-0000-7000-8000-0000000000dd", "name": "Other", "teams": [{"id": 1}],
+                   "projects": [{"id": 1}]},
+                  {"id": ORG_ID, "name": "Acme", "teams": [{"id": 7, "name": "Acme Web"}],
+                   "projects": [{"id": 7, "name": "Acme Web"}]}))
 RID = "0190a3f4-0000-7000-8000-0000000000aa"
 MID = "0190a3f4-0000-7000-8000-000000000001"
 ANN = {"id": MID, "level": 1, "user": {"email": "ann@acme.example", "uuid": "0190a3f4-0000-7000-9000-000000000001"}}
@@ -56,7 +60,7 @@ def test_member_rule_is_created_with_the_membership_id(server, run_module):
     server.script((200, rules()), TEAM, (200, page(ANN)), (200, rule("admin", member=MID)))
     result = run_module(access_control, dict(project_id="7", member="Ann@ACME.example", access_level="admin"))
     assert not result["failed"], result["msg"]
-    assert run_module.calls[1:3] == ["GET /api/projects/7/", "GET %s?limit=500" % MEMBERS]
+    assert run_module.calls[1:3] == ["GET /api/organizations/?limit=500", "GET %s?limit=500" % MEMBERS]
     assert run_module.calls[-1] == "PUT %s" % PROJECT
     assert run_module.bodies("PUT") == [{"access_level": "admin", "organization_member": MID}]
     assert result["changed"] is True and result["access_control"]["member_email"] == "Ann@acme.example"
@@ -86,7 +90,7 @@ def test_check_mode_fails_a_role_rule_the_plan_refuses_as_the_real_run_does(serv
     result = run_module(access_control, dict(project_id="7", role="Data", access_level="member"), check=True)
     assert result["failed"] and "HTTP 403" in result["msg"] and "paid feature" in result["msg"]
     assert not result.get("changed") and run_module.calls == [
-        "GET %s" % PROJECT, "GET /api/projects/7/", "GET %s" % ORGANIZATION]
+        "GET %s" % PROJECT, "GET /api/organizations/?limit=500", "GET %s" % ORGANIZATION]
     server.script((200, rules(rule("member", role=RID))), TEAM, data)  # nothing to write: no plan read, no failure
     result = run_module(access_control, dict(project_id="7", role="Data", access_level="member"), check=True)
     assert not result["failed"] and result["changed"] is False
@@ -156,7 +160,7 @@ def test_info_names_roles_and_members(server, run_module):
     assert not result["failed"], result["msg"]
     assert [r.get("member_email") or r.get("role_name") for r in result["access_controls"]] == [
         "ann@acme.example", "Data"]
-    assert run_module.calls[2:] == ["GET /api/projects/7/", "GET %s?limit=500" % MEMBERS, "GET %s?limit=500" % ROLES]
+    assert run_module.calls[2:] == ["GET /api/organizations/?limit=500", "GET %s?limit=500" % MEMBERS, "GET %s?limit=500" % ROLES]
 
 
 def test_two_items_naming_one_rule_fail_before_any_request(server, run_module):
