@@ -219,17 +219,31 @@ class HogFunction(Resource):
         # PostHog's 2025 code listed destinations only when no type was given.
         return {"full": "true", "type": ",".join(TYPES)}
 
+    def assumed(self, current):
+        """Check mode of a play: the function does not exist, and these options alone could not create it
+        (no template_id, no hog), so an earlier task of the play must be about to (check mode only
+        predicted it). Warned, and predicted as a change; a real run fails if the function is still missing."""
+        if current is not None or not self.task.assumes_earlier_tasks or self.params.get("hog") or \
+                self.params.get("template_id") or (self.params.get("state") or "present") == "absent":
+            return False
+        self.task.warn("%s does not exist yet; check mode assumes an earlier task creates it, so this task's "
+                       "inputs are not checked against its schema (a real run fails if it still does not exist)"
+                       % self.identity())
+        return True
+
     def missing(self):
         missing = super(HogFunction, self).missing()
         if missing:
             return missing
-        if not self.params.get("hog") and not self.params.get("template_id"):
+        if not self.params.get("hog") and not self.params.get("template_id") and not self.assumed(None):
             return "%s does not exist; to create it, give template_id or hog" % self.identity()
         return None
 
     def guard(self, current):
-        if (self.params.get("state") or "present") == "absent":
+        if (self.params.get("state") or "present") == "absent" or self.assumed(current):
             return
+        if current is None and not self.params.get("hog") and not self.params.get("template_id"):
+            return  # it cannot be created: missing() says so, more plainly than the inputs schema could
         inputs = self.params.get("inputs") or {}
         secrets = self.params.get("secret_inputs") or {}
         if not inputs and not secrets:
