@@ -89,7 +89,8 @@ def write_private(path, text):
     import tempfile
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
-        raise Failure("dest %s: the directory %s does not exist" % (path, directory))
+        # named by its path: organization_state's plan_file and organization_state_info's dest both come here
+        raise Failure("cannot write %s: the directory %s does not exist; create it first" % (path, directory))
     handle, temporary = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=directory)
     try:
         with os.fdopen(handle, "w") as out:

@@ -8,6 +8,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import os
 import re
 import string
 
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 from ansible_collections.posthog.admin.plugins.module_utils._document import _comment, read_definition, to_yaml
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure
-from ansible_collections.posthog.admin.plugins.modules import organization_state_info
+from ansible_collections.posthog.admin.plugins.modules import organization_state, organization_state_info
 
 
 def test_an_exported_document_reads_back_as_the_same_data(tmp_path):
@@ -77,3 +78,19 @@ def test_the_export_gives_the_txt_record_of_an_unverified_domain_whole(run_live,
         name = "_posthog-challenge.%s" % domain
         assert [line for line in comments if name in line] and [line for line in comments if challenge in line], (
             name, challenge, comments)
+
+
+@pytest.mark.parametrize("option", ["plan_file", "dest"])
+def test_a_file_in_a_missing_directory_fails_naming_the_path_not_another_option(run_live, live, tmp_path, option):
+    """organization_state's plan_file and organization_state_info's dest are written the same way; a
+    missing directory fails naming the path given, never the other module's option (plan_file's
+    failure once said 'dest')."""
+    path = str(tmp_path / "plans" / "acme.json")
+    if option == "plan_file":
+        result = run_live(organization_state, dict(definition=dict(name="Emulator Org"), plan_file=path), check=True)
+    else:
+        result = run_live(organization_state_info, dict(organization="Emulator Org", dest=path))
+    assert result["failed"] and path in result["msg"] and "does not exist" in result["msg"], result
+    other = "dest" if option == "plan_file" else "plan_file"
+    assert other not in result["msg"], result["msg"]
+    assert not os.path.exists(os.path.dirname(path))
