@@ -11,7 +11,7 @@ export ANSIBLE_COLLECTIONS_PATH := $(CURDIR)/$(BUILD)
 export ANSIBLE_COLLECTIONS_SCAN_SYS_PATH := false
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help venv collection demo test units emulator-test sanity integration lint reliability utils-test readme-check clean
+.PHONY: help venv collection demo test units emulator-test sanity integration lint reliability utils-test readme-check guides clean
 
 help:
 	@echo "make demo   - build .venv, start the emulator, converge the example playbook twice, show the inventory"
@@ -46,6 +46,12 @@ demo: collection
 readme-check: venv
 	$(BIN)/python tests/utils/readme_commands.py
 
+# Every guide in docs/docsite/rst/ and every README section, run as a reader would (tests/utils/guides.py): the
+# files each says to create, its commands, its CI workflow on a stand-in for GitHub Actions, against the
+# emulator it starts; guides with organization_state both in the controller's worker and as module processes.
+guides: tarball
+	$(BIN)/python tests/utils/guides.py --tarball $(TARBALL) --work $(BUILD)/guides
+
 # The tests of the helpers in tests/utils (the demo's output: colour only on a terminal).
 utils-test: venv
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/utils
@@ -79,7 +85,7 @@ reliability: collection
 
 # `make -j2 test` (.ci/run) starts the stages in this order, two at a time: the longest first, so that the
 # last to end are short ones and neither slot waits idle at the end for a long stage started late.
-test: reliability integration compat release-check sanity lint molecule emulator-test emulator-test-2.21 units awx-job readme-check utils-test
+test: reliability integration compat release-check sanity lint molecule emulator-test emulator-test-2.21 units guides awx-job readme-check utils-test
 	@echo "make test: all checks passed"
 
 clean:
