@@ -59,6 +59,7 @@ BIN = os.path.join(ROOT, ".venv", "bin")
 RST = "docs/docsite/rst/"
 
 Guide = collections.namedtuple("Guide", "document section runner")
+WORKER, MODULE = "worker", "module process"
 
 
 def guide(document, section=None, runner="blocks"):
@@ -94,9 +95,12 @@ KNOWN_FAILURES = [
     (RST + "guide_adopt.rst", "Recreating an organization", "POSTHOG_HOST=http://127.0.0.1:8011 ansible-playbook site.yml", None,
      "issue 32: organization_state invites the people a role lists but does not wait for them to join, so "
      "the role's holders cannot be set and recreating an exported organization fails"),
+    (RST + "guide_gitops.rst", "The repository", "ansible-playbook ci/plan.yml --check", WORKER,
+     "issue 35, item 3 (the worker's paths, another change of that issue): in the controller's worker, "
+     "organization_state resolves a relative definition_file and plan_file against the directory ansible-playbook "
+     "runs in, where a module process resolves them against the playbook's directory (ci/)"),
 ]
 
-WORKER, MODULE = "worker", "module process"
 IN_PROCESS_MODULES = ("posthog.admin.organization_state:", "organization_as_code")
 
 
