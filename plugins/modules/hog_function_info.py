@@ -77,6 +77,13 @@ EXAMPLES = r"""
   ansible.builtin.debug:
     msg: "{{ destinations.hog_functions | items2dict(key_name='name', value_name='enabled') }}"
 
+- name: PostHog's destination templates
+  posthog.admin.hog_function_info:
+    project_id: "{{ acme_web.projects[0].id }}"
+    templates: true
+    type: [destination]
+  register: templates
+
 - name: Read the Customer.io template, to see its inputs and which are secret
   posthog.admin.hog_function_info:
     project_id: "{{ acme_web.projects[0].id }}"

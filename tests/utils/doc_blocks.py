@@ -78,7 +78,7 @@ def md_sections(path):
     parts = re.split(r"^(## .*)$", text, flags=re.M)
     sections = {None: parts[0]}
     for heading, body in zip(parts[1::2], parts[2::2]):
-        sections[heading] = "\n" + heading + "\n" + body
+        sections[heading] = heading + body
     return sections
 
 

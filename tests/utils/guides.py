@@ -591,7 +591,7 @@ def main():
         blocks = blocks_of(one)
         ways = [WORKER, MODULE] if needs_both_ways(blocks) else [WORKER]
         report[key] = [] if blocks else ["no code blocks"]
-        for way in ways:
+        for way in ways if blocks else []:
             jobs.append((key, one, way, os.path.join(work, "%02d-%s" % (index, "worker" if way == WORKER else "module"))))
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = [(key, way, pool.submit(run_guide, one, way, directory, tarball, template, paths[way]))
