@@ -201,8 +201,10 @@ ee-context: tarball .venv-release/.stamp
 	bash tests/utils/ee_context.sh $(TARBALL) $(RELEASE_BIN) $(BUILD)/ee
 
 # docs/docsite/rst/guide_awx.rst run the way AWX runs a job: ansible-runner, the collection from the tarball,
-# env/envvars from the guide's credential type, the role with an S3 export's secret, against an emulator;
-# fails if the API key or the secret shows in the job events or stdout. About a minute.
+# env/envvars from the guide's credential type, the role with an S3 export (an integration on PostHog's newest
+# API, inline keys from an AWS credential on an older one), against an emulator in each profile: check, run, run
+# again, as Ansible chooses and with posthog_admin_in_process false; fails if the API key or a secret shows in the
+# job events or stdout. About a minute.
 awx-job: tarball .venv-release/.stamp
 	$(RELEASE_BIN)/python tests/utils/awx_job.py --tarball $(TARBALL) --release-bin $(RELEASE_BIN) \
 	  --emulator-python $(BIN)/python --work $(BUILD)/awx-job
