@@ -235,7 +235,9 @@ class GitHub:
                 self.log("    step %d: run: %s" % (index + 1, command.strip()))
                 self.run_step(command, workspace, step_env)
             elif "uses" in step:
-                inputs = interpolate(step.get("with") or {}, context)
+                # inputs are strings (a YAML true is "true"), as the runner hands them to the action
+                inputs = dict((k, interpolate(v if isinstance(v, str) else json.dumps(v) if isinstance(v, bool)
+                                              else str(v), context)) for k, v in (step.get("with") or {}).items())
                 self.log("    step %d: uses %s %s" % (index + 1, step["uses"], json.dumps(inputs, sort_keys=True)))
                 outputs = self.use(step["uses"], inputs, workspace, run, event)
                 if step.get("id"):

@@ -59,14 +59,12 @@ def rst_blocks(path):
         before = index - 1
         while before >= 0 and not lines[before].strip():
             before -= 1
-        comment = []
-        while before >= 0 and (lines[before].startswith(".. %s" % NOTE) or
-                               (comment and lines[before].startswith("   "))):
+        comment = []  # the note's lines: ".. guide-test: ..." and its indented continuation lines
+        while before >= 0 and lines[before].startswith("   ") and lines[before].strip():
             comment.insert(0, lines[before])
-            if lines[before].startswith(".. %s" % NOTE):
-                break
             before -= 1
-        if comment and comment[0].startswith(".. %s" % NOTE):
+        if before >= 0 and lines[before].startswith(".. %s" % NOTE):
+            comment.insert(0, lines[before])
             note = " ".join(c.strip() for c in comment)[len(".. %s" % NOTE):].strip()
         blocks.append(Block(match.group(1), _dedent(body), index + 1, section, note))
     return blocks
