@@ -15,8 +15,8 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 help:
 	@echo "make demo   - build .venv, start the emulator, converge the example playbook twice, show the inventory"
-	@echo "make test   - README, unit, emulator, integration, sanity, lint, reliability, molecule, ansible-core 2.16/2.21,"
-	@echo "              release and AWX checks (about 35 minutes; needs Python 3.11 and 3.13, see README.md)"
+	@echo "make test   - README, guides, unit, emulator, integration, sanity, lint, reliability, molecule, ansible-core"
+	@echo "              2.16/2.21, release and AWX checks (about 35 minutes; needs Python 3.11 and 3.13, see README.md)"
 	@echo "make bench  - the benchmark (modules vs uri playbook vs plain requests) -> bench/results.md"
 	@echo "make venv   - build .venv only"
 
