@@ -579,7 +579,7 @@ def main():
     paths = {WORKER: BIN + os.pathsep + system_path, MODULE: shims + os.pathsep + BIN + os.pathsep + system_path}
 
     chosen = [g for g in GUIDES if not args.only or any(o in "%s %s" % (g.document, g.section or "") for o in args.only)]
-    jobs, report, failures = [], collections.OrderedDict(), []
+    jobs, report, failures, ran = [], collections.OrderedDict(), [], {}
     for index, one in enumerate(chosen):
         key = "%s%s" % (one.document, " " + one.section if one.section else "")
         if one.runner != "blocks":
@@ -602,8 +602,12 @@ def main():
             print("\n".join(scene.lines))
             if failure is not None:
                 failures.append((key, way, failure))
-            if way == WORKER or not report[key]:
+            if way == WORKER:
+                ran[key] = scene.ran
                 report[key] = ["%s: %s" % (where, what) for where, what in scene.ran.items()]
+            else:  # what the worker's run did not reach (it stopped at a failure)
+                report[key][-1:-1] = ["%s: %s (as module processes only)" % (where, what)
+                                      for where, what in scene.ran.items() if where not in ran.get(key, {})]
             if way == MODULE:
                 report[key].append("ran again as module processes (posthog_admin_in_process: false)")
             elif len([j for j in jobs if j[0] == key]) == 1:
