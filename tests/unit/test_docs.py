@@ -128,8 +128,8 @@ def test_the_readme_scope_table_has_every_module():
     with open(os.path.join(ROOT, "README.md")) as handle:
         text = handle.read()
     table = text[text.index("\n## Scopes\n"):text.index("\n### ", text.index("\n## Scopes\n"))]
-    named = set(re.findall(r"`(\w+)`", "\n".join(line.split("|")[1] for line in table.splitlines()
-                                                   if line.startswith("| `"))))
+    first_cells = [line.split("|")[1] for line in table.splitlines() if line.startswith("| `")]
+    named = set(re.findall(r"`(\w+)`", "\n".join(first_cells)))
     assert [name for name in plugins("modules") if name not in named] == []
     rows = dict((re.findall(r"`(\w+)`", line.split("|")[1])[0], line.split("|")[2]) for line in table.splitlines()
                 if line.startswith("| `"))

@@ -272,8 +272,8 @@ class GitHub:
             raise WorkflowError("%s: the stand-in knows %s, not %s" % (name, ", ".join(versions), version))
         unknown = sorted(set(inputs) - set(documented))
         if unknown:
-            raise WorkflowError("%s has no input %s (its documented inputs: %s)" % (action, ", ".join(unknown),
-                                                                                 ", ".join(documented)))
+            raise WorkflowError("%s has no input %s (its documented inputs: %s)"
+                                % (action, ", ".join(unknown), ", ".join(documented)))
         return handler(inputs, workspace, run, event)
 
     def checkout(self, inputs, workspace, run, event):

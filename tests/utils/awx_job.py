@@ -252,8 +252,8 @@ def run_case(args, blocks, profile, document, aws, way, extravars, work, started
             # Nothing the job shows or stores may hold the secrets.
             shown = leaks(os.path.join(artifacts, "job_events"), needles)
             shown += [("stdout (ansible-runner's)", label) for label, value in needles.items() if value in proc.stdout]
-            shown += [("artifacts/%s/%s" % (ident, path), label) for path, label in leaks(artifacts, needles,
-                                                                                         skip=("command",))
+            shown += [("artifacts/%s/%s" % (ident, path), label)
+                      for path, label in leaks(artifacts, needles, skip=("command",))
                       if not path.startswith("job_events")]
             if shown:
                 fail("secrets in what the job shows: %s" % ", ".join("%s in %s" % (label, path) for path, label in shown))
@@ -287,8 +287,8 @@ def run_case(args, blocks, profile, document, aws, way, extravars, work, started
             if stored.get("type") != "AwsS3" or str(stored.get("integration")) not in [str(i) for i in named]:
                 fail("the export does not write with the integration %r: %s" % (
                     wanted["destination"]["integration"], json.dumps(stored)))
-            what = "the AwsS3 export %r, writing with the integration %r" % (export[0]["name"],
-                                                                           wanted["destination"]["integration"])
+            what = "the AwsS3 export %r, writing with the integration %r" % (
+                export[0]["name"], wanted["destination"]["integration"])
         print("awx-job:   PostHog has %r with its settings and %s; check, run, run again (changed=0)" % (org["name"], what))
         recorded = sorted(set(label for ident in ("job1", "job2", "job3")
                               for dummy, label in leaks(os.path.join(pdd, "artifacts", ident), needles)

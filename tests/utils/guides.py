@@ -274,8 +274,8 @@ def check_claims(step, proc, scene, command):
             raise GuideFailed("%r: no PLAY RECAP to check the guide's %r" % (command, step.comment), proc.stdout)
         changed = sum(int(r[2]) for r in recap)
         if changed != int(claim.group(1)):
-            raise GuideFailed("%r reported changed=%d, the guide says %s" % (shown(command, scene), changed,
-                                                                               step.comment), proc.stdout, command)
+            raise GuideFailed("%r reported changed=%d, the guide says %s"
+                              % (shown(command, scene), changed, step.comment), proc.stdout, command)
 
 
 # ------------------------------------------------------------------ notes: "run by", "not run"

@@ -13,7 +13,7 @@ import re
 import string
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from ansible_collections.posthog.admin.plugins.module_utils._document import _comment, read_definition, to_yaml

@@ -41,8 +41,10 @@ def _module_side(monkeypatch):
     monkeypatch.setattr(_internal, "is_controller", False, raising=False)
 
 
-@pytest.mark.parametrize("module, args, says", CASES, ids=["%s %s" % (c[0].__name__.split(".")[-1], sorted(c[1]))
-                                                          for c in CASES])
+IDS = ["%s %s" % (c[0].__name__.rsplit(".", 1)[-1], sorted(c[1])) for c in CASES]
+
+
+@pytest.mark.parametrize("module, args, says", CASES, ids=IDS)
 def test_a_newest_only_module_explains_an_older_posthog(run_live, live, module, args, says):
     live.control("PUT", "profile", {"profile": "spec"})
     try:
