@@ -2,7 +2,7 @@
 # Copyright (c) 2026, posthog.admin contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """definition_file is read as data, with libyaml's loader where PyYAML has it (as Ansible's own); the
-export's comments keep every word whole."""
+export's comments keep a DNS record whole (test_document_property.py: every word, for any text)."""
 
 from __future__ import absolute_import, division, print_function
 
@@ -10,13 +10,10 @@ __metaclass__ = type
 
 import os
 import re
-import string
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-from ansible_collections.posthog.admin.plugins.module_utils._document import _comment, read_definition, to_yaml
+from ansible_collections.posthog.admin.plugins.module_utils._document import read_definition, to_yaml
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure
 from ansible_collections.posthog.admin.plugins.modules import organization_state, organization_state_info
 
@@ -41,20 +38,6 @@ def test_bad_yaml_and_a_missing_file_fail_with_the_path(tmp_path):
 
 
 # ------------------------------------------------------------------ comments a person copies from
-WORDS = st.lists(st.text(alphabet=string.ascii_letters + "_.=:'", min_size=2, max_size=12), min_size=1,
-                 max_size=4).map("-".join)
-
-
-@given(st.lists(WORDS, min_size=8, max_size=24), st.sampled_from(["", "  "]))
-def test_a_comment_never_splits_a_word(words, indent):
-    """A comment is wrapped at spaces only: a DNS record's name or value (PostHog's challenge is
-    secrets.token_urlsafe, with '-' and '_') stays on one line, whole, to be copied from there."""
-    lines = _comment(" ".join(words), indent)
-    assert all(line.startswith(indent + "# ") for line in lines)
-    kept = [word for line in lines for word in line[len(indent) + 2:].split(" ")]
-    assert kept == words
-
-
 def test_the_export_gives_the_txt_record_of_an_unverified_domain_whole(run_live, live, tmp_path):
     """organization_state_info's comment above a domain still to verify names the record and its value,
     each whole on a line: a value was once split at a hyphen, and a person copied its first line.
