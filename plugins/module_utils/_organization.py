@@ -54,6 +54,12 @@ ARGUMENT_SPEC = dict(
 
 INFO_ARGUMENT_SPEC = dict(id=dict(type="str"), name=dict(type="str"), slug=dict(type="str"))
 
+# PostHog's OrganizationManager.bootstrap (posthog/models/organization.py) makes the new organization and its
+# first project the creating user's current ones.
+MSG_CURRENT = ("Like the PostHog web app, creating an organization made it the API key user's current organization, "
+               "and its first project the current project: later tasks with organization @current (the default) "
+               "or project_id @current act on them.")
+
 
 class Organization(Resource):
     """An organization, found by id or by name among those the key's user belongs to. With an id,
@@ -109,6 +115,10 @@ class Organization(Resource):
         payload = dict(desired)
         payload["name"] = self.params["name"]
         return payload
+
+    def after_create(self, obj, payload):
+        self.task.warn(MSG_CURRENT)
+        return obj
 
 
 def read_organizations(task, params):
