@@ -19,10 +19,15 @@ Where batch export credentials live in PostHog's newest code. As PostHog's ``Int
 * Delete (204), refused while a batch export uses it: 400 "This integration is used by batch
   exports: <names>. Update them to use a different integration before disconnecting it.".
 * No update (405), as PostHog.
+* The helper actions (``authorize``, ``channels``, ``clickup_*``, ``email/verify``,
+  ``github_repos``, ``google_*``, ``linear_teams``, ``linkedin_ads_*``, ``twilio_phone_numbers``)
+  are routed; they declare no scope for a personal API key, so they answer 403 "This action does
+  not support Personal API Key access" (docs/posthog_facts.md §14.6).
 """
 
 from django.db import IntegrityError, transaction
 from rest_framework import mixins, serializers, viewsets
+from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 
 from posthog_emulator.api.shared import UserBasicSerializer, rule_errors
@@ -96,6 +101,32 @@ class IntegrationViewSet(
         if in_use:
             raise ValidationError(in_use_message(in_use))
         integration.delete()
+
+
+#: ``APIScopePermission``'s refusal of an action with no scope (``posthog/permissions.py``).
+NO_PAK = "This action does not support Personal API Key access"
+#: (name, detail route, method, url path) of the helper actions of ``IntegrationViewSet``.
+HELPER_ACTIONS = [("authorize", False, "GET", "authorize"), ("channels", True, "GET", "channels"),
+                  ("clickup_lists", True, "GET", "clickup_lists"), ("clickup_spaces", True, "GET", "clickup_spaces"),
+                  ("clickup_workspaces", True, "GET", "clickup_workspaces"),
+                  ("email_verify", True, "POST", "email/verify"), ("github_repos", True, "GET", "github_repos"),
+                  ("google_accessible_accounts", True, "GET", "google_accessible_accounts"),
+                  ("google_conversion_actions", True, "GET", "google_conversion_actions"),
+                  ("linear_teams", True, "GET", "linear_teams"), ("linkedin_ads_accounts", True, "GET", "linkedin_ads_accounts"),
+                  ("linkedin_ads_conversion_rules", True, "GET", "linkedin_ads_conversion_rules"),
+                  ("twilio_phone_numbers", True, "GET", "twilio_phone_numbers")]  # fmt: skip
+
+
+def _helper_action(name: str, detail: bool, method: str, path: str):
+    def refused(self, request, *args, **kwargs):
+        raise PermissionDenied(NO_PAK)  # APIScopePermission refuses first; kept for a request it let through
+
+    refused.__name__ = name
+    return action(methods=[method], detail=detail, url_path=path)(refused)
+
+
+for _helper in HELPER_ACTIONS:
+    setattr(IntegrationViewSet, _helper[0], _helper_action(*_helper))
 
 
 def register(router) -> None:

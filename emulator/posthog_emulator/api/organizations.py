@@ -40,7 +40,8 @@ from django.db import transaction
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from rest_framework import serializers, viewsets
-from rest_framework.exceptions import NotFound
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 
 from posthog_emulator import cache
@@ -317,6 +318,13 @@ class OrganizationViewSet(EmulatorViewSetMixin, viewsets.ModelViewSet):
             for user in affected:
                 user.refresh_from_db()
                 user.switch_to(user.organizations.order_by("created_at", "id").first())
+
+    @action(methods=["POST"], detail=True)
+    def environments_rollback(self, request, *args, **kwargs):
+        """PostHog's ``environments_rollback`` (``posthog/api/organization.py``) declares no scope:
+        ``APIScopePermission`` refuses a personal API key (403 "This action does not support
+        Personal API Key access"), the only credential the emulator knows."""
+        raise PermissionDenied("This action does not support Personal API Key access")
 
 
 def register(router) -> None:
