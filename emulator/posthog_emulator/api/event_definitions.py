@@ -10,8 +10,7 @@ Mirrors ``posthog/api/event_definition.py`` with ``ee/api/ee_event_definition.py
   ``last_seen_at`` null until an event of that name is ingested; a name the project already has is
   400 "Event definition with name '<name>' already exists" (attr ``name``); the enterprise
   serializer's fields (``description``, ``tags``, ``owner``, ``verified``, ``hidden`` ...) may be
-  given too. Profile ``spec`` keeps the spec's "no create": 403 "This action does not support
-  Personal API Key access" (a POST there maps to no action). Definitions also come from ingestion:
+  given too. Profile ``spec`` keeps the spec's "no create": 405. Definitions also come from ingestion:
   ``POST /_emulator/projects/<project_id>/events``.
 * ``GET …/<id>/metrics`` (``metrics_totals``) has no scope: 403 to a personal API key.
 * **Serializer**: the enterprise one when the organization has ``ingestion_taxonomy`` (the
@@ -56,7 +55,7 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import APIException, NotFound, PermissionDenied
+from rest_framework.exceptions import APIException, MethodNotAllowed, NotFound, PermissionDenied
 
 from posthog_emulator import profiles
 
@@ -263,7 +262,7 @@ class EventDefinitionViewSet(
 
     def create(self, request, *args, **kwargs):
         if not profiles.is_posthog():
-            raise PermissionDenied(NO_PAK)
+            raise MethodNotAllowed(request.method)
         return super().create(request, *args, **kwargs)
 
     def perform_create(self, serializer):

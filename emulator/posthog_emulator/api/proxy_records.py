@@ -8,22 +8,20 @@ moves a record's ``status`` is pretend (:mod:`posthog_emulator.rules.proxy_recor
   April 2026 schema documents a paginated list; PostHog's code overrides it). Reading advances the
   pretend workflow one step (see the rules module) for every record listed.
 * **Retrieve**: one record (advanced the same way); unknown or malformed id → 404 "Not found.".
-* **Create** ``{"domain"}`` → **200** (``ProxyRecordViewset.create`` answers ``Response(serializer.data)``):
-  ``domain`` is required, at most 64 characters and unique across every organization (400
-  ``unique`` "proxy record with this domain already exists."). PostHog's ``create`` runs no
-  serializer validation: it hands the domain to ``queryset.create``, so a missing, duplicate or
-  over-long domain fails in PostgreSQL (``NOT NULL``, the unique index, ``varchar(64)``) and
-  answers 500 (docs/posthog_facts.md §14.10). The emulator answers a clean 400 instead: odd input is
-  a client error here, never a 5xx. Past the organization's maximum (2, or the ``limit`` of its
+* **Create** ``{"domain"}`` → 201: ``domain`` is required, at most 64 characters and unique across
+  every organization (400 ``unique`` "proxy record with this domain already exists."; PostHog does
+  not check what it looks like). The newest ``create`` validates through the serializer
+  (``serializer.is_valid(raise_exception=True)``: the model's ``unique=True`` and ``max_length=64``
+  make DRF's validators), so these are clean 400s there too; older code handed the raw domain to
+  ``queryset.create`` and failed in the database with a 500 (docs/posthog_facts.md §14.10). Past the organization's maximum (2, or the ``limit`` of its
   ``managed_reverse_proxy`` feature): 400 with the plain body ``{"detail": "Maximum of <n> proxy
   records per organization."}``, not PostHog's usual error shape. The record starts ``waiting``
   with ``target_cname`` ``<hash>.proxy.posthog-emulator.test`` and ``message`` null.
 * **Delete** → 200 ``{"success": true}`` (not 204): a record ``waiting``, ``erroring`` or
   ``timed_out`` goes at once; any other becomes ``deleting`` and goes on its next read.
-* **Retry** (``POST .../<id>/retry``): ``erroring``, ``timed_out`` or ``issuing`` → ``waiting`` (message null),
+* **Retry** (``POST .../<id>/retry``): ``erroring`` or ``timed_out`` → ``waiting`` (message null),
   200 with the record; other states 400 ``{"detail": "Cannot retry proxy in <status> state."}``.
-* **Update** (PATCH, PUT): ``ProxyRecordViewset`` is a ``ModelViewSet``, so the serializer updates
-  ``domain`` (validated as on create) and answers 200 with the record.
+* No update: PATCH and PUT are 405 (newer PostHog serves only GET, POST and DELETE).
 """
 
 from django.utils import timezone
@@ -79,6 +77,7 @@ class ProxyRecordViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
     serializer_class = ProxyRecordSerializer
     permission_classes = [OrganizationAdminWritePermissions]
     queryset = ProxyRecord.objects.all()
+    http_method_names = ["get", "post", "delete", "head", "options"]
     pagination_class = None
 
     @property
@@ -117,16 +116,7 @@ class ProxyRecordViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
             domain=domain,
             target_cname=target_cname(self.organization.id, domain),
         )
-        return Response(self.get_serializer(record).data)  # 200, as ProxyRecordViewset.create answers
-
-    def update(self, request, *args, pk=None, **kwargs):
-        """``ModelViewSet.update``: the serializer writes ``domain`` (unique, at most 64
-        characters); ``target_cname`` and the workflow are left as they are."""
-        record = self._record(pk)
-        serializer = self.get_serializer(record, data=request.data, partial=kwargs.get("partial", False))
-        serializer.is_valid(raise_exception=True)
-        serializer.save()
-        return Response(serializer.data)
+        return Response(self.get_serializer(record).data, status=status.HTTP_201_CREATED)
 
     def destroy(self, request, *args, pk=None, **kwargs):
         record = self._record(pk)
