@@ -54,12 +54,11 @@ from django.db.models import F
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.decorators import action
-from rest_framework.exceptions import APIException, MethodNotAllowed, NotFound, PermissionDenied
+from rest_framework.exceptions import APIException, MethodNotAllowed, NotFound
 
 from posthog_emulator import profiles
 
-from posthog_emulator.api.shared import ModelSerializer, UserBasicSerializer, rule_errors
+from posthog_emulator.api.shared import ModelSerializer, UserBasicSerializer, refused_action, rule_errors
 from posthog_emulator.models import EventDefinition, TaxonomySettings, User
 from posthog_emulator.routing import ProjectNestedMixin, project_prefix
 from posthog_emulator.rules.event_definitions import (
@@ -269,10 +268,7 @@ class EventDefinitionViewSet(
         extra = {"updated_by": self.request.user} if self.is_enterprise() else {}
         serializer.save(**extra)
 
-    @action(methods=["GET"], detail=True, url_path="metrics")
-    def metrics_totals(self, request, *args, **kwargs):
-        """No scope: refused to a personal API key, the only credential the emulator knows."""
-        raise PermissionDenied(NO_PAK)
+    metrics_totals = refused_action("metrics_totals", "GET", url_path="metrics")  # no scope in PostHog
 
     def get_serializer_class(self):
         return EnterpriseEventDefinitionSerializer if self.is_enterprise() else EventDefinitionSerializer
@@ -322,10 +318,6 @@ class EventDefinitionViewSet(
             expression = TruncDate(column) if cast == "date" else F(column)
             expressions.append(expression.desc(nulls_last=True) if descending else expression.asc(nulls_first=True))
         return expressions
-
-
-#: ``APIScopePermission``'s refusal of an action with no scope (``posthog/permissions.py``).
-NO_PAK = "This action does not support Personal API Key access"
 
 
 def register(router) -> None:

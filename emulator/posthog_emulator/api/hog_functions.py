@@ -38,12 +38,12 @@ from django.db import transaction
 from django.utils.dateparse import parse_datetime
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
 from posthog_emulator import generations
 from posthog_emulator.api.hog_function_serializers import HogFunctionSerializer, MinimalHogFunctionSerializer
-from posthog_emulator.api.shared import GenerationGateMixin
+from posthog_emulator.api.shared import GenerationGateMixin, refused_action
 from posthog_emulator.models import HogFunction
 from posthog_emulator.routing import ProjectNestedMixin, project_prefix
 from posthog_emulator.rules import hog_functions as rules
@@ -154,17 +154,9 @@ class HogFunctionViewSet(GenerationGateMixin, ProjectNestedMixin, mixins.ListMod
                                               context=self.get_serializer_context()).data)
 
 
-    @action(methods=["GET"], detail=False)
-    def icon(self, request, *args, **kwargs):
-        raise PermissionDenied(NO_PAK)  # reached only without a personal API key, which the emulator never has
-
-    @action(methods=["GET"], detail=False)
-    def icons(self, request, *args, **kwargs):
-        raise PermissionDenied(NO_PAK)
-
-    @action(methods=["POST"], detail=True)
-    def broadcast(self, request, *args, **kwargs):
-        raise PermissionDenied(NO_PAK)
+    icon = refused_action("icon", "GET", detail=False)
+    icons = refused_action("icons", "GET", detail=False)
+    broadcast = refused_action("broadcast", "POST")
 
     @action(methods=["POST"], detail=True)
     def invocations(self, request, *args, **kwargs):
@@ -187,10 +179,6 @@ class HogFunctionViewSet(GenerationGateMixin, ProjectNestedMixin, mixins.ListMod
     def metrics_totals(self, request, *args, **kwargs):
         self.get_object()
         return Response({"totals": {}})
-
-
-#: APIScopePermission's refusal of an action without a scope (posthog/permissions.py).
-NO_PAK = "This action does not support Personal API Key access"
 
 
 def _is_uuid(value) -> bool:

@@ -27,10 +27,9 @@ Where batch export credentials live in PostHog's newest code. As PostHog's ``Int
 
 from django.db import IntegrityError, transaction
 from rest_framework import mixins, serializers, viewsets
-from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 
-from posthog_emulator.api.shared import UserBasicSerializer, rule_errors
+from posthog_emulator.api.shared import UserBasicSerializer, refused_action, rule_errors
 from posthog_emulator.models import Integration, OrganizationMembership
 from posthog_emulator.permissions import membership_level
 from posthog_emulator.routing import ProjectNestedMixin, project_prefix
@@ -103,8 +102,6 @@ class IntegrationViewSet(
         integration.delete()
 
 
-#: ``APIScopePermission``'s refusal of an action with no scope (``posthog/permissions.py``).
-NO_PAK = "This action does not support Personal API Key access"
 #: (name, detail route, method, url path) of the helper actions of ``IntegrationViewSet``.
 HELPER_ACTIONS = [("authorize", False, "GET", "authorize"), ("channels", True, "GET", "channels"),
                   ("clickup_lists", True, "GET", "clickup_lists"), ("clickup_spaces", True, "GET", "clickup_spaces"),
@@ -116,17 +113,8 @@ HELPER_ACTIONS = [("authorize", False, "GET", "authorize"), ("channels", True, "
                   ("linkedin_ads_conversion_rules", True, "GET", "linkedin_ads_conversion_rules"),
                   ("twilio_phone_numbers", True, "GET", "twilio_phone_numbers")]  # fmt: skip
 
-
-def _helper_action(name: str, detail: bool, method: str, path: str):
-    def refused(self, request, *args, **kwargs):
-        raise PermissionDenied(NO_PAK)  # APIScopePermission refuses first; kept for a request it let through
-
-    refused.__name__ = name
-    return action(methods=[method], detail=detail, url_path=path)(refused)
-
-
-for _helper in HELPER_ACTIONS:
-    setattr(IntegrationViewSet, _helper[0], _helper_action(*_helper))
+for _name, _detail, _method, _path in HELPER_ACTIONS:
+    setattr(IntegrationViewSet, _name, refused_action(_name, _method, detail=_detail, url_path=_path))
 
 
 def register(router) -> None:

@@ -43,10 +43,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.dateparse import parse_datetime
 from rest_framework import exceptions, mixins, serializers, viewsets
-from rest_framework.decorators import action
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from posthog_emulator.api.shared import ModelSerializer, UserBasicSerializer, rule_errors
+from posthog_emulator.api.shared import ModelSerializer, UserBasicSerializer, refused_action, rule_errors
 from posthog_emulator.models import INTERNAL_BOT_EMAIL_SUFFIX, OrganizationMembership, User
 from posthog_emulator.routing import OrganizationNestedMixin, organization_prefix
 from posthog_emulator.rules.levels import check_can_leave, check_membership_update
@@ -215,14 +214,8 @@ class OrganizationMemberViewSet(
     def perform_destroy(self, membership):
         leave(membership.user, membership.organization)
 
-    @action(detail=True, methods=["GET"])
-    def scoped_api_keys(self, request, *args, **kwargs):
-        """No scope in PostHog (``organization_member.py``): refused to a personal API key."""
-        raise exceptions.PermissionDenied(NO_PAK)
-
-
-#: ``APIScopePermission``'s refusal of an action with no scope (``posthog/permissions.py``).
-NO_PAK = "This action does not support Personal API Key access"
+    # No scope in PostHog (``organization_member.py``): refused to a personal API key.
+    scoped_api_keys = refused_action("scoped_api_keys", "GET")
 
 
 def register(router) -> None:

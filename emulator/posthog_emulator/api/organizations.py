@@ -40,12 +40,12 @@ from django.db import transaction
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from rest_framework import serializers, viewsets
-from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 
 from posthog_emulator import cache
-from posthog_emulator.api.shared import ModelSerializer, ProjectBasicSerializer, TeamBasicSerializer, rule_errors
+from posthog_emulator.api.shared import (ModelSerializer, ProjectBasicSerializer, TeamBasicSerializer, refused_action,
+                                         rule_errors)
 from posthog_emulator.auth import personal_api_key_of
 from posthog_emulator.models import (
     INTERNAL_BOT_EMAIL_SUFFIX,
@@ -319,12 +319,8 @@ class OrganizationViewSet(EmulatorViewSetMixin, viewsets.ModelViewSet):
                 user.refresh_from_db()
                 user.switch_to(user.organizations.order_by("created_at", "id").first())
 
-    @action(methods=["POST"], detail=True)
-    def environments_rollback(self, request, *args, **kwargs):
-        """PostHog's ``environments_rollback`` (``posthog/api/organization.py``) declares no scope:
-        ``APIScopePermission`` refuses a personal API key (403 "This action does not support
-        Personal API Key access"), the only credential the emulator knows."""
-        raise PermissionDenied("This action does not support Personal API Key access")
+    # PostHog's ``environments_rollback`` (``posthog/api/organization.py``) declares no scope.
+    environments_rollback = refused_action("environments_rollback", "POST")
 
 
 def register(router) -> None:

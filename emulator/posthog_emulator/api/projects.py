@@ -38,7 +38,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied, ValidationErro
 from rest_framework.permissions import BasePermission, IsAuthenticated
 
 from posthog_emulator.api.project_serializers import ProjectSerializer
-from posthog_emulator.api.shared import TeamBasicSerializer, rule_errors
+from posthog_emulator.api.shared import TeamBasicSerializer, refused_action, rule_errors
 from posthog_emulator.auth import personal_api_key_of
 from posthog_emulator.models import Organization, Team
 from posthog_emulator.permissions import APIScopePermission, membership_level
@@ -149,36 +149,14 @@ class ProjectActionsMixin:
         ProductIntentSerializer(data=request.data).is_valid(raise_exception=True)
         return self._project_answer()
 
-    def _refused(self):
-        raise PermissionDenied(NO_PAK)
-
-    @action(methods=["GET"], detail=True)
-    def activity(self, request, *args, **kwargs):
-        self._refused()
-
-    @action(methods=["POST"], detail=True)
-    def change_organization(self, request, *args, **kwargs):
-        self._refused()
-
-    @action(methods=["GET"], detail=True)
-    def is_generating_demo_data(self, request, *args, **kwargs):
-        self._refused()
-
-    @action(methods=["PATCH"], detail=True)
-    def reset_token(self, request, *args, **kwargs):
-        self._refused()
-
-    @action(methods=["PATCH"], detail=True)
-    def rotate_secret_token(self, request, *args, **kwargs):
-        self._refused()
-
-    @action(methods=["PATCH"], detail=True)
-    def delete_secret_token_backup(self, request, *args, **kwargs):
-        self._refused()
+    activity = refused_action("activity", "GET")
+    change_organization = refused_action("change_organization", "POST")
+    is_generating_demo_data = refused_action("is_generating_demo_data", "GET")
+    reset_token = refused_action("reset_token", "PATCH")
+    rotate_secret_token = refused_action("rotate_secret_token", "PATCH")
+    delete_secret_token_backup = refused_action("delete_secret_token_backup", "PATCH")
 
 
-#: ``APIScopePermission``'s refusal of an action with no scope (``posthog/permissions.py``).
-NO_PAK = "This action does not support Personal API Key access"
 ENVIRONMENTS_GONE = ("Multiple environments per project are no longer available. Please contact support if you need "
                      "assistance.")
 
