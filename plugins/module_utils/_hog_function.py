@@ -23,6 +23,8 @@ have them:
   before any write, naming the schema's keys. ``inputs`` replaces the whole set on update, so the
   update sends the stored non-secret inputs with the changed ones.
 * PostHog adds compiled ``bytecode``/``transpiled`` to filters, masking and inputs: never compared.
+* PostHog stores ``filters`` with ``source`` (``"events"`` when the request leaves it out): the
+  task's filters are compared and sent as PostHog stores them (:func:`stored_filters`).
 * An update carries ``base_updated_at`` (the ``updated_at`` this task read): PostHog's newest code
   answers 409 when someone changed the function in between, explained by :meth:`explain`.
 """
@@ -147,6 +149,12 @@ def schema_problems(schema, inputs, secrets, creating):
     return problems
 
 
+def stored_filters(filters):
+    """``filters`` as PostHog stores them: its filters serializer gives ``source`` the default
+    ``"events"`` when it is left out (``posthog/cdp/validation.py``, ``HogFunctionFiltersSerializer``)."""
+    return dict({"source": "events"}, **filters)
+
+
 class HogFunction(Resource):
     """A hog function of a project, found by id or by exact name among the project's functions."""
 
@@ -268,6 +276,8 @@ class HogFunction(Resource):
         desired = super(HogFunction, self).desired()
         if "inputs" in desired:
             desired["inputs"] = wrap(desired["inputs"])
+        if isinstance(desired.get("filters"), dict):
+            desired["filters"] = stored_filters(desired["filters"])
         return desired
 
     def read(self, obj, field):
