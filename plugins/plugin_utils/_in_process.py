@@ -76,12 +76,12 @@ class InProcessAction(NormalAction):
 
     def module_process_reason(self, task_vars):
         """Why this task runs as a module process (None: the worker may run it)."""
-        unmatched = _standin.unmatched()
-        if unmatched:
-            return unmatched
         wanted = self._templar.template(task_vars.get(IN_PROCESS_VAR, True))
         if not boolean(wanted, strict=False):
             return "%s is false" % IN_PROCESS_VAR
+        unmatched = _standin.unmatched(verbosity=display.verbosity, debug=C.DEFAULT_DEBUG)
+        if unmatched:
+            return unmatched
         if self._task.async_val:
             return "the task is async"
         if getattr(self._connection, "transport", None) != "local":
