@@ -365,4 +365,3 @@ class PostHogClient:
 
     def list_all(self, path, params=None, page_size=DEFAULT_PAGE_SIZE, context=None):
         return list(self.paginate(path, params=params, page_size=page_size, context=context))
-

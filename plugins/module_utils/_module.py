@@ -209,4 +209,3 @@ def run_task_in(module, work):
         return result
 
     _guarded(module, task, run)
-

@@ -45,7 +45,7 @@ attributes:
         examples of the inventory plugin P(posthog.admin.organizations#inventory) set them), and no C(become),
         C(environment) or C(async), the task runs in the controller's worker process instead of a module
         process of its own. It is the same code, with the arguments checked the same way, in the same working
-        directory (the playbook's: a relative O(definition_file) or O(plan_file) names the same file either way),
+        directory (the playbook's, so a relative O(definition_file) or O(plan_file) names the same file either way),
         and it returns the same result after the same requests. What it saves is the module process's start-up,
         about two thirds of an unchanged organization's CPU (see the fleet guide).
       - Set the variable C(posthog_admin_in_process) to V(false) to run it as a module process anyway. An
