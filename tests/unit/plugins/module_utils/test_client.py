@@ -445,3 +445,27 @@ def test_verify_is_sent_with_every_request_so_env_bundles_cannot_override_it(
     # what requests does with it: the request-level value wins over the environment's bundle
     merged = requests.Session().merge_environment_settings(server.url, {}, None, sent[0], None)
     assert merged["verify"] == expected
+
+
+def test_the_read_cache_is_scoped_by_a_context_manager(server):
+    """Inside ``with client.reads_remembered():`` a GET made once is answered from memory, as a copy, until
+    a write touches its path; on the way out (an error too) the cache is off and forgotten."""
+    server.script((200, {"id": 1, "name": "a"}), (200, {"results": [], "next": None}), (200, {"id": 1}),
+                  (200, {"id": 1, "name": "b"}), (200, {"id": 1, "name": "c"}))
+    client, dummy = make_client(server)
+    with client.reads_remembered():
+        first = client.get("/api/x/1/")
+        first["name"] = "changed by the caller"
+        assert client.get("/api/x/1/") == {"id": 1, "name": "a"}
+        client.list_all("/api/x/")
+        assert client.memo is not None and len(client.memo) == 2
+        client.patch("/api/x/1/", {"name": "b"})  # drops the object and the collection above it
+        assert client.memo == {}
+        assert client.get("/api/x/1/") == {"id": 1, "name": "b"}
+    assert client.memo is None
+    with pytest.raises(RuntimeError):
+        with client.reads_remembered():
+            raise RuntimeError("inside")
+    assert client.memo is None
+    assert client.get("/api/x/1/") == {"id": 1, "name": "c"}
+    assert [r["method"] for r in server.requests] == ["GET", "GET", "PATCH", "GET", "GET"]
