@@ -18,7 +18,7 @@ organization converge in one process. A :class:`Planner` does the same for a set
 decided together (invites, a roster).
 
 Nothing here imports AnsibleModule: the task a resource runs in (client, check and diff mode, the
-organization) is handed in as ``task`` (see ``_module.Task``).
+organization) is handed in as ``task`` (see ``_common.Task``).
 """
 
 from __future__ import absolute_import, division, print_function
