@@ -22,7 +22,7 @@ import datetime
 import re
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     SECRET_MASK,
     UPDATE,
@@ -30,6 +30,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     Resource,
     Step,
     mask,
+    post_or_refind,
     values_match,
 )
 
@@ -433,10 +434,10 @@ class Pause(Step):
     def apply(self, resource, result, plan):
         current = result.obj
         detail = resource.detail_path(current["id"])
-        answer = resource.client.post(
-            "%s%s/" % (detail, plan), {},
-            context="%s %s" % ("pausing" if plan == "pause" else "resuming", resource.identity()),
-            recover=pause_recover(resource.client, detail, plan == "pause", context="reading %s" % resource.identity()))
+        answer = post_or_refind(
+            resource.client, "%s%s/" % (detail, plan), {},
+            pause_recover(resource.client, detail, plan == "pause", context="reading %s" % resource.identity()),
+            context="%s %s" % ("pausing" if plan == "pause" else "resuming", resource.identity()))
         if isinstance(answer, dict) and answer.get("id"):
             return answer  # the spec's answer: the record
         # PostHog answers {"paused": ...}: read the export once to return it.
@@ -843,12 +844,12 @@ def request_backfill(resource, export, body):
                                        context="looking for the backfill just requested")
     if "timezone" not in export:  # PostHog's newest exports have it, and no ``backfill`` action
         try:
-            return client.post(base + "backfill/", body, context=context, recover=recover)
+            return post_or_refind(client, base + "backfill/", body, recover, context=context)
         except PostHogError as exc:
             if exc.status != 404:
                 raise
     try:
-        return client.post(base + "backfills/", body, context=context, recover=recover)
+        return post_or_refind(client, base + "backfills/", body, recover, context=context)
     except PostHogError as exc:
         if "date component" in (exc.detail or "") or "valid ISO formatted date" in (exc.detail or ""):
             exc.append("PostHog backfills daily and weekly exports by whole days: give start_at and end_at as dates "

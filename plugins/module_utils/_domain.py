@@ -27,8 +27,8 @@ import re
 import time
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
-from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step
+from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step, post_or_refind
 
 DOMAIN_RE = re.compile(r"^([a-z0-9]+(-[a-z0-9]+)*\.)+[a-z]{2,}$")
 DOMAIN_MAX_LENGTH = 128
@@ -333,8 +333,8 @@ class Domain(Resource):
     def verify_once(self, current, created):
         path = self.detail_path(current["id"]) + "verify/"
         try:
-            return self.client.post(path, {}, context="verifying %s" % self.identity(),
-                                    recover=lambda: self.recover_verified(current))
+            return post_or_refind(self.client, path, {}, lambda: self.recover_verified(current),
+                                  context="verifying %s" % self.identity())
         except PostHogError as exc:
             if exc.code == "already_verified":  # verified meanwhile (in the web app, or a parallel run)
                 return self.client.get(self.detail_path(current["id"]), context="reading %s" % self.identity())

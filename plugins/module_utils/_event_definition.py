@@ -23,7 +23,7 @@ __metaclass__ = type
 import copy
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import UUID_RE, list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._common import UUID_RE, list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Field, Resource, Update
 
 EVENT_TYPES = ("event", "all", "action_event", "event_posthog", "event_custom")

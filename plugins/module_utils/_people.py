@@ -27,7 +27,7 @@ import copy
 import uuid as uuid_module
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Planner, Resource
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Planner, Resource, post_or_refind
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import (
     add_holder,
     list_roles,
@@ -527,13 +527,13 @@ def send_invites(task, payloads, progress):
     path = task.org_path("invites")
     if len(payloads) == 1:
         payload = payloads[0]
-        answer = task.client.post(path, payload, context="inviting %s" % payload["target_email"],
-                                  recover=_recover(task, [payload]), expect="object")
+        answer = post_or_refind(task.client, path, payload, _recover(task, [payload]),
+                                context="inviting %s" % payload["target_email"], expect="object")
         progress.record("invited", payload["target_email"])
         return [answer]
     for chunk in chunks(payloads):
         emails = ", ".join(p["target_email"] for p in chunk)
-        body = task.client.post(path + "bulk/", chunk, context="inviting %s" % emails, recover=_recover(task, chunk))
+        body = post_or_refind(task.client, path + "bulk/", chunk, _recover(task, chunk), context="inviting %s" % emails)
         answered = [i for i in _as_list(body) if isinstance(i, dict)]
         progress.record("invited", *[p["target_email"] for p in chunk])
         created.extend(answered)

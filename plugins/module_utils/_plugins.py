@@ -26,8 +26,8 @@ import copy
 import json
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
-from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step
+from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step, post_or_refind
 
 FAMILIES = {
     "destination": "pipeline_destinations",
@@ -340,9 +340,9 @@ class Upgrade(Step):
     def apply(self, resource, result, plan):
         detail = resource.detail_path(result.obj["id"])
         try:
-            upgraded = resource.client.post(detail + "upgrade/", {}, context="upgrading %s" % resource.identity(),
-                                            recover=upgrade_recover(resource.client, detail, plan,
-                                                                    context="reading %s" % resource.identity()))
+            upgraded = post_or_refind(resource.client, detail + "upgrade/", {},
+                                      upgrade_recover(resource.client, detail, plan, context="reading %s" % resource.identity()),
+                                      context="upgrading %s" % resource.identity())
         except PostHogError as exc:
             raise refused(exc, "upgrade it", resource.identity())
         result.after["tag"] = upgraded.get("tag", plan) if isinstance(upgraded, dict) else plan

@@ -18,7 +18,7 @@ organization converge in one process. A :class:`Planner` does the same for a set
 decided together (invites, a roster).
 
 Nothing here imports AnsibleModule: the task a resource runs in (client, check and diff mode, the
-organization) is handed in as ``task`` (see ``_module.Task``).
+organization) is handed in as ``task`` (see ``_common.Task``).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -28,7 +28,7 @@ __metaclass__ = type
 import copy
 import json
 
-from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError, require_object
+from ansible_collections.posthog.admin.plugins.module_utils._client import AmbiguousWrite, PostHogError, require_object
 
 SECRET_MASK = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
 
@@ -36,6 +36,26 @@ SECRET_MASK = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
 # these (tests/unit/plugins/module_utils/test_resource.py walks every subclass to make sure).
 FLOW_METHODS = ("converge", "find", "changes", "lookup", "problems", "lookup_phrase", "_present", "_absent", "_create", "_run_steps",
                 "_recover_created", "_failure")
+
+
+def post_or_refind(client, path, body, refind, context=None, expect=None):
+    """POST ``body`` to ``path``. When the client cannot tell whether the POST happened (AmbiguousWrite:
+    its answer was lost, a 5xx came after it was sent, it timed out), what ``refind()`` finds on the server
+    (the object the POST made); when that finds nothing (None), the POST again, within the client's retry
+    budget; past it, the error. Without ``refind``, the AmbiguousWrite."""
+    resume = None
+    while True:
+        try:
+            return client.post(path, body, context=context, expect=expect, resume=resume)
+        except AmbiguousWrite as exc:
+            if refind is None:
+                raise
+            found = refind()
+            if found is not None:
+                return found
+            if exc.resume_wait is None:
+                raise exc.spent()
+            resume = exc
 
 
 def name_problem(params, max_length, option="name"):
@@ -505,8 +525,8 @@ class Resource:
 
     def create(self, payload):
         """hook: create the object; the server's answer."""
-        return self.client.post(self.collection_path(), payload, context="creating %s" % self.identity(),
-                                recover=self._recover_created, expect="object")
+        return post_or_refind(self.client, self.collection_path(), payload, self._recover_created,
+                              context="creating %s" % self.identity(), expect="object")
 
     def after_create(self, obj, payload):
         """hook: check PostHog's answer to a create (raise a Failure, which reports changed); the object."""

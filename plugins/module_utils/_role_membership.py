@@ -19,7 +19,7 @@ __metaclass__ = type
 
 import copy
 
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, post_or_refind
 
 MSG_ADMIN = "Only admins and owners create, change and delete roles and their members; use an admin's API key."
 
@@ -73,8 +73,8 @@ def add_holder(task, role, member, organization_path=None):
                 return membership
         return None
 
-    return task.client.post(path, {"user_uuid": user["uuid"]}, recover=recover, expect="object",
-                            context="giving the role %r to %s" % (role.get("name"), user.get("email")))
+    return post_or_refind(task.client, path, {"user_uuid": user["uuid"]}, recover, expect="object",
+                          context="giving the role %r to %s" % (role.get("name"), user.get("email")))
 
 
 def remove_holder(task, role, membership, organization_path=None):

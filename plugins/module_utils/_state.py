@@ -34,8 +34,9 @@ from ansible_collections.posthog.admin.plugins.module_utils._document import rea
 from ansible_collections.posthog.admin.plugins.module_utils import _review
 from ansible_collections.posthog.admin.plugins.module_utils._plan import Plan, Ref, plan_problems, progress_message
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import Task, plainly_valid
+from ansible_collections.posthog.admin.plugins.module_utils._common import Task
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Listing, Planner, Result
+from ansible_collections.posthog.admin.plugins.module_utils._standin import plainly_valid
 
 DOCUMENT_KEYS = ("name", "id", "state", "project_id", "settings")
 
