@@ -35,9 +35,15 @@ __metaclass__ = type
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._module import project_id_of
-from ansible_collections.posthog.admin.plugins.module_utils._people import index_members, list_members, normalize_email
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Resource
+from ansible_collections.posthog.admin.plugins.module_utils._people import (
+    index_members,
+    list_members,
+    normalize_email,
+    standing,
+)
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Postponed, Resource
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import list_roles, role_key
+from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 PROJECT_LEVELS = ("none", "member", "admin")
 RESOURCE_LEVELS = ("none", "viewer", "editor", "manager")
@@ -60,6 +66,10 @@ INFO_ARGUMENT_SPEC = dict(
 MSG_TERRAFORM = ("This rule is owned by Terraform: PostHog's Terraform provider manages it and the project's "
                  "Terraform lock is on, so only Terraform may change or remove it. Change it in the Terraform "
                  "configuration, or leave it out of this task (or turn the lock off in the project's settings).")
+MSG_TERRAFORM_PLAN = ("this project's Terraform lock is on and Terraform manages rules in it, so PostHog refuses changes "
+                      "to the rules Terraform owns (HTTP 403), and it does not say which rules those are: nothing was "
+                      "changed. Change the rule in the Terraform configuration, leave it out of this task, or turn the "
+                      "lock off in the project's settings (Access control > Terraform).")
 MSG_ROLE_FEATURE = ("Rules for roles need PostHog's role-based access, a paid feature this organization's plan lacks; "
                     "give the level to members (member) or set the default (neither role nor member) instead.")
 #: The plan feature PostHog requires of every write that names a role (AvailableFeature.ROLE_BASED_ACCESS).
@@ -254,6 +264,10 @@ class AccessControl(Resource):
         if email:
             found = self.subjects.member_id(email)
             if found is None and strict:
+                dummy, invited, unknown = standing(self.task, [email])
+                if invited:
+                    raise Postponed("access control of %s" % email, "%s is invited but not a member yet; a rule can "
+                                    "only name a member: run this again once they have joined" % email)
                 raise Failure("%s: %s is not a member of the organization; invite them (posthog.admin.invite) and "
                               "run this again once they have joined" % (self.identity(), email))
             return None if found is None else {"organization_member": found}
@@ -313,7 +327,7 @@ class AccessControl(Resource):
         return body
 
     def create_payload(self, desired):
-        subject = self.subject(not self.task.check_mode)
+        subject = self.subject(not self.task.assumes_earlier_tasks)
         if subject is None:  # check mode: an earlier task would create the role or invite the member
             subject = ({"role": "(the id of role %r)" % self.params["role"]} if self.params.get("role") else
                        {"organization_member": "(the membership id of %s)" % self.params["member"]})
@@ -329,27 +343,36 @@ class AccessControl(Resource):
                    resource_id=str(project_id_of(self.params)) if self.resource == "project" else None)
         return keyed(row)
 
-    def _put(self, body, what):
-        return keyed(self.client.put(self.collection_path(), body, context="%s %s" % (what, self.identity())))
+    # One PUT creates, changes or (access_level null) removes the rule of its subject.
+    def create_request(self, payload):
+        return dict(method="PUT", path=self.collection_path(), body=payload, note="setting %s" % self.identity())
 
-    def create(self, payload):
-        return self._put(payload, "setting")
+    def update_request(self, current, payload):
+        return dict(method="PUT", path=self.collection_path(), body=payload, note="changing %s" % self.identity())
 
-    def update(self, current, payload):
-        return self._put(payload, "changing")
-
-    def delete(self, current):
+    def delete_request(self, current):
         subject = dict((k, current[k]) for k in ("role", "organization_member") if current.get(k))
-        self.client.put(self.collection_path(), self.body(None, subject), context="removing %s" % self.identity())
+        return dict(method="PUT", path=self.collection_path(), body=self.body(None, subject),
+                    note="removing %s" % self.identity())
+
+    def absorb(self, action, answer):
+        if action.verb == "deleted":
+            self.applied = {}
+            return answer
+        if not isinstance(answer, dict) or not answer.get("resource"):
+            raise Failure("%s: PostHog answered PUT %s without the rule it stored" % (self.identity(), action.path))
+        self.applied = keyed(answer)
+        return self.applied
 
     def guard(self, current):
-        """Check mode only: a write naming a role on a plan without role-based access fails as the real
-        run would (PostHog's AccessControlSerializer.validate answers 403 to any write with a role,
-        ee/api/rbac/access_control.py), read once per task from the organization's
-        ``available_product_features``."""
-        if not self.task.check_mode or self.task.missing_parent:
-            return
-        if not (self.params.get("role") or (self.fixed or {}).get("role")):
+        """Before any write, what PostHog would refuse: a write naming a role on a plan without
+        role-based access (PostHog's AccessControlSerializer.validate answers 403 to any write with a
+        role, ee/api/rbac/access_control.py), read once per task from the organization's
+        ``available_product_features``; and a change to an existing rule of a project whose Terraform
+        lock is on while Terraform manages rules there (``assert_rule_is_editable``,
+        ee/api/rbac/access_control_management.py: PostHog does not say which rules Terraform owns, so
+        no existing rule of such a project is changed)."""
+        if self.task.missing_parent:
             return
         if (self.params.get("state") or "present") == "absent":
             writes = current is not None
@@ -357,6 +380,10 @@ class AccessControl(Resource):
             wanted = self.params.get("access_level")
             writes = current is None or not self.equal("access_level", wanted, self.read(current, "access_level"))
         if not writes:
+            return
+        if current is not None and self.terraform_locked():
+            raise Failure("%s: %s" % (self.identity(), MSG_TERRAFORM_PLAN))
+        if not (self.params.get("role") or (self.fixed or {}).get("role")):
             return
         if "organization plan" not in self.task.cache:
             self.task.cache["organization plan"] = self.client.get(self.task.org_path(),
@@ -366,6 +393,22 @@ class AccessControl(Resource):
         if isinstance(features, list) and not any(isinstance(f, dict) and f.get("key") == ROLE_FEATURE
                                                   for f in features):
             raise Failure("%s would fail: %s %s" % (self.identity(), MSG_ROLE_REFUSED, MSG_ROLE_FEATURE))
+
+    def terraform_locked(self):
+        """Whether the project's Terraform lock is on while Terraform manages some of its rules (one
+        read per project and task; an older PostHog without the setting has no lock)."""
+        path = "/api/projects/%s/access_control_management_settings/" % project_id_of(self.params)
+        if path not in self.task.cache:
+            try:
+                settings = self.client.get(path, context="reading the Terraform lock of project %s"
+                                           % project_id_of(self.params))
+            except PostHogError as exc:
+                if exc.status not in (403, 404, 405):
+                    raise
+                settings = None
+            self.task.cache[path] = isinstance(settings, dict) and bool(settings.get("lock_terraform_managed_rules")) \
+                and bool(settings.get("has_terraform_managed_rules"))
+        return self.task.cache[path]
 
     def explain(self, error):
         return explain(error, self.identity())
@@ -458,3 +501,12 @@ def export_items(ctx):
                 if item["access_level"] is not None:
                     items.append(item)
     return items
+
+
+# ---------------------------------------------------------------------------------- the document
+SECTION = Section(
+    "access_controls", AccessControl, options_from(ARGUMENT_SPEC, ITEM_OPTIONS, project_id=dict(type="str")),
+    "access control rule", refers=(("project_id", "projects"), ("role", "roles"), ("member", "roster")),
+    export=export_items,
+    comment="Access control of each project and its resources (posthog.admin.access_control): the default "
+            "level, a role's (role) or a member's (member), per resource.")

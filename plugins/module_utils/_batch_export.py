@@ -32,6 +32,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     mask,
     values_match,
 )
+from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 # posthog/batch_exports/models.py and service.py (docs/posthog_facts.md §5, "Destination types and config keys"),
 # and the newest products/batch_exports/backend/presentation/views/batch_export/ (docs/posthog_facts.md §10.1).
@@ -281,20 +282,6 @@ def current_query(obj):
 
 
 # ------------------------------------------------------------------ ambiguous POST failures
-def pause_recover(client, detail_path, want_paused, context=None):
-    """A ``recover`` for a pause/unpause POST whose answer was lost (5xx, dropped connection).
-
-    Returns the export when it is already as wanted, else None so that the client asks again:
-    both actions are no-ops on an export already in that state (docs/posthog_facts.md §5, "Actions").
-    """
-    def recover():
-        obj = client.get_or_none(detail_path, context=context)
-        if isinstance(obj, dict) and bool(obj.get("paused")) == want_paused:
-            return obj
-        return None
-    return recover
-
-
 def _newest_backfills(client, backfills_path, context=None):
     page = client.get(backfills_path, context=context)
     if isinstance(page, dict):
@@ -430,17 +417,19 @@ class Pause(Step):
     def predict(self, resource, result, plan):
         return dict(result.obj, paused=resource.want_paused)
 
-    def apply(self, resource, result, plan):
-        current = result.obj
-        detail = resource.detail_path(current["id"])
-        answer = resource.client.post(
-            "%s%s/" % (detail, plan), {},
-            context="%s %s" % ("pausing" if plan == "pause" else "resuming", resource.identity()),
-            recover=pause_recover(resource.client, detail, plan == "pause", context="reading %s" % resource.identity()))
-        if isinstance(answer, dict) and answer.get("id"):
-            return answer  # the spec's answer: the record
-        # PostHog answers {"paused": ...}: read the export once to return it.
-        return resource.client.get(detail, context="reading %s" % resource.identity())
+    def requests(self, resource, result, plan):
+        return [dict(method="POST", path="%s%s/" % (resource.path_of(result.obj), plan), body={},
+                     sets=dict(paused=plan == "pause"),
+                     note="%s %s" % ("pausing" if plan == "pause" else "resuming", resource.identity()))]
+
+    def recover(self, resource, action):
+        """A lost answer: both actions are no-ops on an export already in that state (docs/posthog_facts.md
+        §5, "Actions"), so the export as it is when it is already as wanted, else None (asked again)."""
+        detail = resource.planned.resolve(action.path).rsplit("/", 2)[0] + "/"
+        obj = resource.client.get_or_none(detail, context="reading %s" % resource.identity())
+        if isinstance(obj, dict) and bool(obj.get("paused")) == action.sets["paused"]:
+            return obj
+        return None
 
 
 PAUSE = Pause()
@@ -769,26 +758,78 @@ class BatchExport(Resource):
 
 
 class Backfill(Step):
-    """Request a backfill of the export over ``start_at``..``end_at`` (an action: always done)."""
+    """Request a backfill of the export over ``start_at``..``end_at`` (an action: always done).
+
+    A backfill is not idempotent: the plan notes the export's newest backfills first, so that a lost
+    answer can be recognised (the backfill is there now) instead of failing or requesting it twice."""
 
     action = "backfill requested"
 
     def plan(self, resource, result):
-        return dict(start_at=resource.params["start_at"], end_at=resource.params["end_at"])
+        export = result.obj
+        window = dict(start_at=resource.params["start_at"], end_at=resource.params["end_at"])
+        return dict(window=window, base=backfill_base(resource, export), newest="timezone" in export,
+                    listed=export.get("team_id") is not None, before=None)
 
     def predict(self, resource, result, plan):
-        result.extra["backfill"] = dict(batch_export_id=result.obj["id"], backfill_id=None, **plan)
+        result.extra["backfill"] = dict(batch_export_id=result.obj["id"], backfill_id=None, **plan["window"])
         return result.obj
 
-    def apply(self, resource, result, plan):
-        export = result.obj
-        answer = request_backfill(resource, export, plan)
-        result.extra["backfill"] = dict(batch_export_id=export["id"], backfill_id=None, **plan)
+    def requests(self, resource, result, plan):
+        # PostHog's newest exports have a timezone, and take backfills at backfills/ (no backfill action).
+        route = "backfills/" if plan["newest"] else "backfill/"
+        moved = [] if plan["newest"] else [dict(method="POST", path=plan["base"] + "backfills/", body=dict(plan["window"]),
+                                                when="PostHog answers 404 (it moved the route)")]
+        return [dict(method="POST", path=plan["base"] + route, body=dict(plan["window"]), fallback=moved,
+                     note="requesting a backfill of batch export %r" % result.obj.get("name"))]
+
+    def perform(self, resource, action, send):
+        """The request; on an older route PostHog answers 404 for, the same backfill on its moved route
+        (``backfills/``: nothing was written by the 404). The export's newest backfills are noted first,
+        so that a lost answer can be recognised."""
+        plan = action.decision
+        if plan["listed"]:
+            plan["before"] = backfill_ids(resource.client, resource.planned.resolve(plan["base"]) + "backfills/",
+                                          context="reading the backfills of batch export %r" % resource.applied.get("name"))
+        try:
+            return send()
+        except PostHogError as exc:
+            if exc.status == 404 and action.path.endswith("/backfill/"):
+                action.path = action.path[:-len("backfill/")] + "backfills/"
+                try:
+                    return send()
+                except PostHogError as again:
+                    exc = again
+            if "date component" in (exc.detail or "") or "valid ISO formatted date" in (exc.detail or ""):
+                exc.append("PostHog backfills daily and weekly exports by whole days: give start_at and end_at as "
+                           "dates (2026-01-31).")
+            raise exc
+
+    def can_recover(self, resource, action):
+        return action.decision["before"] is not None
+
+    def recover(self, resource, action):
+        before = action.decision["before"]
+        return backfill_recover(resource.client, resource.planned.resolve(action.decision["base"]) + "backfills/",
+                                action.body["start_at"],
+                                action.body["end_at"], before, context="looking for the backfill just requested")()
+
+    def absorb(self, resource, action, answer):
+        export = resource.applied
+        result = resource.result
+        result.extra["backfill"] = dict(batch_export_id=export.get("id"), backfill_id=None, **action.body)
         if isinstance(answer, dict):
             result.extra["backfill"]["backfill_id"] = answer.get("backfill_id")
-            if answer.get("id") == export["id"]:
+            if answer.get("id") == export.get("id"):
                 return answer
         return export
+
+
+def backfill_base(resource, export):
+    """The export's path through its project (where PostHog takes backfills), else its own."""
+    if export.get("team_id") is not None:
+        return "/api/projects/%s/batch_exports/%s/" % (export["team_id"], export["id"])
+    return resource.path_of(export)
 
 
 class BatchExportBackfill(BatchExport):
@@ -822,38 +863,6 @@ class BatchExportBackfill(BatchExport):
 
     def create_payload(self, desired):
         return dict(id=None, name=self.params.get("name"))  # only ever predicted (check mode), never sent
-
-
-def request_backfill(resource, export, body):
-    """POST the backfill through the export's project; PostHog's answer."""
-    client = resource.client
-    if export.get("team_id") is not None:
-        base = "/api/projects/%s/batch_exports/%s/" % (export["team_id"], export["id"])
-    else:
-        base = resource.detail_path(export["id"])
-    context = "requesting a backfill of batch export %r" % export.get("name")
-    recover = None
-    if export.get("team_id") is not None:
-        # A backfill is not idempotent: note the newest ones first, so that a lost answer can be
-        # recognised (the backfill is there now) instead of failing or requesting it twice.
-        backfills = base + "backfills/"
-        before = backfill_ids(client, backfills, context="reading the backfills of batch export %r" % export.get("name"))
-        if before is not None:
-            recover = backfill_recover(client, backfills, body["start_at"], body["end_at"], before,
-                                       context="looking for the backfill just requested")
-    if "timezone" not in export:  # PostHog's newest exports have it, and no ``backfill`` action
-        try:
-            return client.post(base + "backfill/", body, context=context, recover=recover)
-        except PostHogError as exc:
-            if exc.status != 404:
-                raise
-    try:
-        return client.post(base + "backfills/", body, context=context, recover=recover)
-    except PostHogError as exc:
-        if "date component" in (exc.detail or "") or "valid ISO formatted date" in (exc.detail or ""):
-            exc.append("PostHog backfills daily and weekly exports by whole days: give start_at and end_at as dates "
-                       "(2026-01-31).")
-        raise
 
 
 def read_batch_exports(task, params):
@@ -961,3 +970,10 @@ def export_items(ctx):
             if item:
                 items.append(item)
     return items
+
+
+# ---------------------------------------------------------------------------------- the document
+SECTION = Section(
+    "batch_exports", BatchExport, options_from(ARGUMENT_SPEC, ITEM_OPTIONS), "batch export",
+    required_one_of=[("name", "id")], refers=(("project_id", "projects"),), export=export_items,
+    comment="Batch exports (posthog.admin.batch_export). Destination secrets are never returned: see the notes.")

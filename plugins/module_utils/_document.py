@@ -13,7 +13,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure
+from ansible_collections.posthog.admin.plugins.module_utils._base import Failure
 
 SETTINGS_COMMENT = "Organization settings (posthog.admin.organization). Settings left out are not managed."
 
@@ -78,7 +78,7 @@ def looks_templated(value):
     return isinstance(value, str) and any(mark in value for mark in TEMPLATE_MARKS)
 
 
-def write_private(path, text):
+def write_private(path, text, option="dest"):
     """Write ``text`` to ``path`` as a file only its owner reads, from the first byte: a new file made
     by mkstemp (0600, O_EXCL: never one planted there, never through a symlink) in the destination's
     directory, flushed, then renamed over ``path`` (a reader sees the old file or the new, whole)."""
@@ -86,7 +86,7 @@ def write_private(path, text):
     import tempfile
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
-        raise Failure("dest %s: the directory %s does not exist" % (path, directory))
+        raise Failure("%s %s: the directory %s does not exist" % (option, path, directory))
     handle, temporary = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=directory)
     try:
         with os.fdopen(handle, "w") as out:

@@ -29,6 +29,7 @@ import time
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step
+from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 DOMAIN_RE = re.compile(r"^([a-z0-9]+(-[a-z0-9]+)*\.)+[a-z]{2,}$")
 DOMAIN_MAX_LENGTH = 128
@@ -163,13 +164,25 @@ class Verify(Step):
     action = "verified"
 
     def plan(self, resource, result):
-        return not result.obj.get("is_verified")
+        if result.obj.get("is_verified"):
+            return None
+        return "just created" if "created" in result.actions else "unverified"
 
     def predict(self, resource, result, plan):
         return dict(result.obj, is_verified=True)
 
-    def apply(self, resource, result, plan):
-        return resource.verify(result.obj, created="created" in result.actions)
+    def requests(self, resource, result, plan):
+        return [dict(method="POST", path=resource.path_of(result.obj) + "verify/", body={},
+                     note="verifying %s" % resource.identity())]
+
+    def perform(self, resource, action, send):
+        return resource.verify(resource.applied, action.decision == "just created", send)
+
+    def recover(self, resource, action):
+        return resource.recover_verified(resource.applied)
+
+    def absorb(self, resource, action, answer):
+        return answer
 
 
 VERIFY = Verify()
@@ -330,11 +343,9 @@ class Domain(Resource):
         """The subject of a verify failure: "domain 'x'", or "Created domain 'x'; it" right after creating it."""
         return "Created %s; it" % self.identity() if created else self.identity()
 
-    def verify_once(self, current, created):
-        path = self.detail_path(current["id"]) + "verify/"
+    def verify_once(self, current, created, send):
         try:
-            return self.client.post(path, {}, context="verifying %s" % self.identity(),
-                                    recover=lambda: self.recover_verified(current))
+            return send()
         except PostHogError as exc:
             if exc.code == "already_verified":  # verified meanwhile (in the web app, or a parallel run)
                 return self.client.get(self.detail_path(current["id"]), context="reading %s" % self.identity())
@@ -350,13 +361,16 @@ class Domain(Resource):
                 raise Failure.of(exc, domain=self.shape(current), verification=record)
             raise
 
-    def verify(self, current, created):
+    def verify(self, current, created, send):
         """Verify ``current``, retrying within verify_timeout; fail with the record when DNS lacks it."""
         # A domain created a moment ago has a fresh challenge that no DNS can hold yet: one attempt.
         timeout = 0 if created else self.params.get("verify_timeout") or 0
         interval = max(1, self.params.get("verify_interval") or 1)
-        obj, attempts, seconds = wait_for_verification(lambda: self.verify_once(current, created), timeout,
+        obj, attempts, seconds = wait_for_verification(lambda: self.verify_once(current, created, send), timeout,
                                                        interval, clock=self.clock, sleep=self.sleep)
+        if not isinstance(obj, dict):
+            raise Failure("%s: PostHog answered POST %sverify/ without the domain" % (
+                self.identity(), self.detail_path(current["id"])))
         if obj.get("is_verified"):
             return obj
         record = verification_record(obj)
@@ -401,3 +415,13 @@ def export_items(ctx):
             ctx.comment("domains", obj.get("domain"), "not verified yet: publish the TXT record %s = %s, then set "
                                                       "state: verified" % (record["name"], record["value"]))
     return [export_item(d) for d in domains]
+
+
+# ---------------------------------------------------------------------------------- the document
+SECTION = Section(
+    "domains", Domain, options_from(ARGUMENT_SPEC, ITEM_OPTIONS + ("verify_timeout", "verify_interval")), "domain",
+    required_one_of=[("domain", "id")], export=export_items,
+    outputs=dict(dns_records=lambda domains: [verification_record(d) for d in domains
+                                              if not d.get("is_verified") and d.get("verification_challenge")]),
+    guards=("change_sso",),
+    comment="Domains and single sign-on (posthog.admin.domain). A domain to verify needs its DNS TXT record.")

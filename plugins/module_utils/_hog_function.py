@@ -34,14 +34,16 @@ __metaclass__ = type
 import copy
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import UUID_RE, list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._module import UUID_RE, list_or_get, project_id_of
 from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     SECRET_MASK,
     Failure,
     Resource,
+    Update,
     name_problem,
     values_match,
 )
+from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 TYPES = ("destination", "site_destination", "internal_destination", "source_webhook", "site_app", "transformation",
          "transformation_log")
@@ -147,6 +149,31 @@ def schema_problems(schema, inputs, secrets, creating):
     return problems
 
 
+class HogUpdate(Update):
+    """The update, where a 409 may be this task's own earlier attempt (a retried PATCH whose first
+    answer was lost): re-read, and when the function already is as wanted, the update is done."""
+
+    def perform(self, resource, action, send):
+        try:
+            return send()
+        except PostHogError as exc:
+            if exc.status != 409:
+                raise
+            try:
+                fresh = resource.client.get_or_none(resource.planned.resolve(action.path),
+                                                    context="re-reading %s after HTTP 409" % resource.identity())
+            except PostHogError:
+                raise exc
+            desired = resource.desired()
+            secrets = desired.pop("secret_inputs", None) or {}
+            if fresh is None or resource.changes(fresh, desired) or any(k not in stored_secrets(fresh) for k in secrets):
+                raise exc
+            return fresh
+
+
+HOG_UPDATE = HogUpdate()
+
+
 class HogFunction(Resource):
     """A hog function of a project, found by id or by exact name among the project's functions."""
 
@@ -157,6 +184,7 @@ class HogFunction(Resource):
     named_by = "name or id"
     fields = MANAGED
     frozen = ("type", "template_id")
+    steps = (HOG_UPDATE,)
 
     @classmethod
     def prune_scopes(cls, project_ids):
@@ -167,14 +195,14 @@ class HogFunction(Resource):
         self.sent_secrets = False  # whether this run sends the secret inputs (then the diff shows them, masked)
 
     def collection_path(self):
-        return "/api/projects/%s/hog_functions/" % self.task.project_id
+        return "/api/projects/%s/hog_functions/" % project_id_of(self.params)
 
     def identity(self):
         option, value = self.lookup()
         if option == "id":
-            return "hog function with id %s in project %s" % (value, self.task.project_id)
+            return "hog function with id %s in project %s" % (value, project_id_of(self.params))
         if option == "name":
-            return "hog function %r in project %s" % (value, self.task.project_id)
+            return "hog function %r in project %s" % (value, project_id_of(self.params))
         return super(HogFunction, self).identity()
 
     def label(self):
@@ -338,28 +366,9 @@ class HogFunction(Resource):
         after.update(payload)
         return after
 
-    def update(self, current, payload):
-        """PATCH; on a 409, re-read: when the function already is as wanted, the 409 met this task's own
-        earlier attempt (a retried PATCH whose first answer was lost), and the update is done."""
-        try:
-            return super(HogFunction, self).update(current, payload)
-        except PostHogError as exc:
-            if exc.status != 409:
-                raise
-            try:
-                fresh = self.client.get_or_none(self.path_of(current),
-                                                context="re-reading %s after HTTP 409" % self.identity())
-            except PostHogError:
-                raise exc
-            desired = self.desired()
-            secrets = desired.pop("secret_inputs", None) or {}
-            if fresh is None or self.changes(fresh, desired) or any(k not in stored_secrets(fresh) for k in secrets):
-                raise
-            return fresh
-
-    def delete(self, current):
+    def delete_request(self, current):
         """PostHog refuses DELETE (405): a hog function is deleted with PATCH ``{"deleted": true}``."""
-        self.client.patch(self.path_of(current), {"deleted": True}, context="deleting %s" % self.identity())
+        return dict(method="PATCH", path=self.path_of(current), body={"deleted": True})
 
     def explain(self, error):
         if error.status == 409:
@@ -465,3 +474,12 @@ def export_items(ctx):
                     item["project_id"] = str(project_id)
                 items.append(item)
     return items
+
+
+# ---------------------------------------------------------------------------------- the document
+SECTION = Section(
+    "hog_functions", HogFunction, options_from(ARGUMENT_SPEC, ITEM_OPTIONS + ("project_id",),
+                                               project_id=dict(type="str")),
+    "hog function", required_one_of=[("name", "id")], refers=(("project_id", "projects"),), export=export_items,
+    comment="Hog functions - destinations, transformations, site apps - of every project "
+            "(posthog.admin.hog_function). Secret inputs are never returned: see the notes.")

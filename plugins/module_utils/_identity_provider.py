@@ -37,6 +37,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     mask,
     name_problem,
 )
+from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 CONFIG_SCOPES = ["saml", "oidc", "scim", "xaa"]
 DOMAIN_SCOPES = ["selected", "all"]
@@ -94,33 +95,47 @@ class RegenerateScimToken(Step):
     action = "SCIM token regenerated"
 
     def plan(self, resource, result):
-        if not resource.params.get("regenerate_scim_token") or resource.created_token:
-            return None  # a token made by this run (SCIM just turned on) is new already
+        if not resource.params.get("regenerate_scim_token"):
+            return None
+        turned_on = resource.found is None or not resource.found.get("scim_enabled")
+        if turned_on and result.obj.get("scim_enabled"):
+            return None  # this run turns SCIM on, which makes a new token already
         return True
 
     def predict(self, resource, result, plan):
         return dict(result.obj, scim_enabled=True, has_scim=True, scim_bearer_token=None)
 
-    def apply(self, resource, result, plan):
+    def requests(self, resource, result, plan):
         obj = result.obj
         if not obj.get("scim_enabled"):
             raise Failure("%s: regenerate_scim_token needs SCIM on: set scim_enabled: true" % resource.identity())
-        path = resource.path_of(obj) + "scim/token/"
+        path = resource.path_of(obj)
+        when = "PostHog refuses scim/token to personal API keys (the action has no API key scope)"
+        return [dict(method="POST", path=path + "scim/token/", body={},
+                     note="regenerating the SCIM token of %s" % resource.identity(),
+                     fallback=[dict(method="PATCH", path=path, body={"scim_enabled": False}, when=when),
+                               dict(method="PATCH", path=path, body={"scim_enabled": True}, when=when)])]
+
+    def perform(self, resource, action, send):
         try:
-            answer = resource.client.post(path, {}, context="regenerating the SCIM token of %s" % resource.identity())
-            token = (answer or {}).get("scim_bearer_token")
+            return send()
         except PostHogError as exc:
             if not exc.refuses_api_keys:
                 raise
-            # PostHog's scim/token action has no API key scope; turning SCIM off and on makes a new token too.
-            resource.task.warn("PostHog does not let a personal API key call scim/token, so the module turned SCIM "
-                               "off and on again to make a new token (provisioning paused for that moment)")
-            resource.client.patch(resource.path_of(obj), {"scim_enabled": False},
-                                  context="turning SCIM off for %s" % resource.identity(), expect="object")
-            answer = resource.client.patch(resource.path_of(obj), {"scim_enabled": True},
-                                           context="turning SCIM on for %s" % resource.identity(), expect="object")
-            token = answer.get("scim_bearer_token")
-            obj = answer
+        # Turning SCIM off and on makes a new token too (the plan shows it as this action's fallback).
+        resource.task.warn("PostHog does not let a personal API key call scim/token, so the module turned SCIM "
+                           "off and on again to make a new token (provisioning paused for that moment)")
+        path = resource.planned.resolve(action.path)[:-len("scim/token/")]
+        resource.client.patch(path, {"scim_enabled": False}, context="turning SCIM off for %s" % resource.identity(),
+                              expect="object")
+        return resource.client.patch(path, {"scim_enabled": True}, context="turning SCIM on for %s"
+                                     % resource.identity(), expect="object")
+
+    def absorb(self, resource, action, answer):
+        if not isinstance(answer, dict):
+            raise Failure("%s: PostHog answered POST %s without the new token" % (resource.identity(), action.path))
+        token = answer.get("scim_bearer_token")
+        obj = dict(answer) if answer.get("id") is not None else dict(resource.applied)
         resource.created_token = token
         return dict(obj, scim_bearer_token=token)
 
@@ -297,11 +312,11 @@ class IdentityProviderConfig(Resource):
             after["has_scim"] = bool(changes["scim_enabled"])
         return after
 
-    def update(self, current, payload):
-        answer = super(IdentityProviderConfig, self).update(current, payload)
-        if isinstance(answer, dict) and answer.get("scim_bearer_token"):
-            self.created_token = answer["scim_bearer_token"]
-        return answer
+    def absorb(self, action, answer):
+        obj = super(IdentityProviderConfig, self).absorb(action, answer)
+        if action.verb == "updated" and isinstance(obj, dict) and obj.get("scim_bearer_token"):
+            self.created_token = obj["scim_bearer_token"]
+        return obj
 
     def explain(self, error):
         if error.status == 404 and (error.detail or "") == ROUTE_GONE:
@@ -360,3 +375,19 @@ def export_items(ctx):
                 "oidc_client_secret is set; PostHog never returns it, so it is left out: it is only needed to "
                 "create this configuration again (add it from your vault)"))
     return [export_item(c, names) for c in configs if isinstance(c, dict)]
+
+
+# ---------------------------------------------------------------------------------- the document
+def _tokens(configs):
+    """The SCIM tokens this run's answers carried (answered once: returned, never lost)."""
+    tokens = dict((c.get("name"), c["scim_bearer_token"]) for c in configs if c.get("scim_bearer_token"))
+    return tokens or None
+
+
+SECTION = Section(
+    "identity_provider_configs", IdentityProviderConfig, options_from(ARGUMENT_SPEC, tuple(ARGUMENT_SPEC)),
+    "identity provider configuration", required_one_of=[("name", "id")], export=export_items,
+    outputs=dict(scim_bearer_tokens=_tokens),
+    guards=("change_sso",),
+    comment="SAML, OIDC and SCIM configurations and the domains they apply to "
+            "(posthog.admin.identity_provider_config).")

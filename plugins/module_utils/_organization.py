@@ -13,7 +13,8 @@ __metaclass__ = type
 
 from ansible_collections.posthog.admin.plugins.module_utils._module import UUID_RE, list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Resource, name_problem
-from ansible_collections.posthog.admin.plugins.module_utils._role import default_role_id
+from ansible_collections.posthog.admin.plugins.module_utils._role import default_role_id, role_key
+from ansible_collections.posthog.admin.plugins.module_utils._section import Root, options_from
 
 SETTINGS = (
     "is_member_join_email_enabled",
@@ -110,8 +111,40 @@ class Organization(Resource):
         payload["name"] = self.params["name"]
         return payload
 
+    def predict_create(self, payload):
+        return dict(payload, projects=[], teams=[])
+
+    def absorb(self, action, answer):
+        obj = super(Organization, self).absorb(action, answer)
+        if isinstance(obj, dict) and action.creates:
+            # PostHog makes a first project with the organization: what the document's items live in
+            ids = project_ids(obj)
+            obj[DEFAULT_PROJECT] = ids[0] if ids else None
+        return obj
+
 
 def read_organizations(task, params):
     """organization_info: one organization by id, or all the key can see, filtered by name and slug."""
     return dict(organizations=list_or_get(task, "/api/organizations/", params.get("id"), what="organization",
                                           filters=dict(name=params.get("name"), slug=params.get("slug"))))
+
+
+# ---------------------------------------------------------------------------------- the document
+#: The field of a just-created organization (as applied) that holds the first project PostHog made with it.
+DEFAULT_PROJECT = "default_project_id"
+
+
+def project_ids(org):
+    """The organization's project ids, lowest (its first project) first."""
+    projects = (org or {}).get("projects") or (org or {}).get("teams") or []
+    return sorted(p.get("id") for p in projects if isinstance(p, dict) and p.get("id") is not None)
+
+
+def export_root(ctx, org):
+    """The top of the exported document: the name and the settings PostHog answered."""
+    return dict(name=org.get("name"), settings=dict((k, org[k]) for k in SETTINGS if org.get(k) is not None))
+
+
+ROOT = Root(Organization, options_from(ARGUMENT_SPEC, SETTINGS), deferred=("default_role",),
+            refers=(("default_role", "roles", role_key, "names it"),), project_ids=project_ids,
+            default_project=DEFAULT_PROJECT, export=export_root)

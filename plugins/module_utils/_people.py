@@ -26,14 +26,17 @@ __metaclass__ = type
 import copy
 import uuid as uuid_module
 
-from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
+from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError, require_object
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Planner, Resource
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import (
-    add_holder,
+    add_request,
+    check_membership,
     list_roles,
+    recover_membership,
     plan_person_roles,
-    remove_holder,
+    remove_request,
 )
+from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 MAX_BULK_INVITES = 20  # PostHog's bulk endpoint refuses more (posthog/api/organization_invite.py)
 LEVELS = {"member": 1, "admin": 8, "owner": 15}
@@ -479,6 +482,30 @@ def list_invites(task):
     return task.client.list_all(path, context="listing invites")
 
 
+def standing(task, emails):
+    """``(members, invited, unknown)`` of ``emails``: ``{email key: member}`` of those who are members,
+    and the addresses of those only invited (by PostHog's pending invites, or by the roster of the
+    document this run converges: ``task.provided["people"]``) or neither. One list of members (and
+    one of invites when someone is not a member), kept in ``task.cache`` for the task's other items."""
+    if not emails or task.missing_parent:
+        return {}, [], []
+    if "members" not in task.cache:
+        task.cache["members"] = index_members(list_members(task))
+    members = task.cache["members"]
+    strangers = [e for e in emails if e.lower() not in members]
+    invited, unknown = [], []
+    if strangers:
+        if "invites" not in task.cache:
+            task.cache["invites"] = index_invites(list_invites(task))
+        announced = set(e.lower() for e in (getattr(task, "provided", None) or {}).get("people", ()))
+        for email in strangers:
+            if pending_invites(task.cache["invites"].get(email.lower())) or email.lower() in announced:
+                invited.append(email)
+            else:
+                unknown.append(email)
+    return dict((e.lower(), members[e.lower()]) for e in emails if e.lower() in members), invited, unknown
+
+
 def caller_identity(task, purpose):
     """The API key's user (``GET /api/users/@me/``); a missing scope fails with advice."""
     try:
@@ -502,42 +529,50 @@ def caller_key(me, members):
     return email or None
 
 
-def drop_case_variants(task, payloads, invites_by_key):
-    """Revoke the older invites of a person just invited again whose address differs only in case.
+def case_variant_requests(task, payloads, invites_by_key):
+    """The revocations of the older invites of a person invited again whose address differs only in case.
 
     PostHog replaces the older invites of exactly the address it is sent (``target_email=``); this
     module matches people case-insensitively, so it removes the others itself, after the new invite
     exists: one invite per person, as before.
     """
+    requests = []
     for payload in payloads:
         sent = payload["target_email"]
         for invite in invites_by_key.get(sent.lower()) or []:
             if invite.get("target_email") != sent:
-                task.client.delete(task.org_path("invites", invite["id"]),
-                                   context="replacing the invite of %s" % invite.get("target_email"))
+                requests.append(dict(verb="revoked", method="DELETE", path=task.org_path("invites", invite["id"]),
+                                     label=invite.get("target_email"),
+                                     note="replacing the invite of %s" % invite.get("target_email")))
+    return requests
 
 
-def send_invites(task, payloads, progress):
-    """Create invites: one POST for a single one, else the bulk endpoint in chunks of 20.
+def invite_requests(task, payloads):
+    """The writes that create invites: one POST for a single one, else the bulk endpoint in chunks of 20.
 
-    PostHog's bulk endpoint is all-or-nothing per request and answers 201 (the spec says 200)
-    with the list of invites. Each chunk sent is recorded in ``progress`` as ``invited``.
+    PostHog's bulk endpoint is all-or-nothing per request and answers 201 (the spec says 200) with the
+    list of invites.
     """
-    created = []
     path = task.org_path("invites")
     if len(payloads) == 1:
         payload = payloads[0]
-        answer = task.client.post(path, payload, context="inviting %s" % payload["target_email"],
-                                  recover=_recover(task, [payload]), expect="object")
-        progress.record("invited", payload["target_email"])
+        return [dict(verb="invited", method="POST", path=path, body=payload, label=payload["target_email"],
+                     answers="object")]
+    return [dict(verb="invited", method="POST", path=path + "bulk/", body=chunk,
+                 label=", ".join(p["target_email"] for p in chunk), items=[p["target_email"] for p in chunk])
+            for chunk in chunks(payloads)]
+
+
+def invited_answer(action, answer):
+    """The invites PostHog answered to an invite action, checked: one per person sent."""
+    if action.answers == "object":
+        require_object(answer, action.method, action.path)
         return [answer]
-    for chunk in chunks(payloads):
-        emails = ", ".join(p["target_email"] for p in chunk)
-        body = task.client.post(path + "bulk/", chunk, context="inviting %s" % emails, recover=_recover(task, chunk))
-        answered = [i for i in _as_list(body) if isinstance(i, dict)]
-        progress.record("invited", *[p["target_email"] for p in chunk])
-        created.extend(answered)
-    return created
+    answered = [i for i in _as_list(answer) if isinstance(i, dict)]
+    if len(answered) != len(action.body):
+        raise Failure("%s: PostHog answered POST %s with %d invite(s) for the %d sent" % (
+            action.note or "inviting %s" % action.label, action.path, len(answered), len(action.body)))
+    return answered
 
 
 def _as_list(body):
@@ -550,21 +585,19 @@ def _as_list(body):
     return []
 
 
-def _recover(task, chunk):
-    """After an ambiguous POST failure: the chunk's invites if they all exist now, else None."""
-    def recover():
-        wanted = dict((p["target_email"].lower(), p.get("level", MEMBER)) for p in chunk)
-        found = {}
-        for invite in list_invites(task):
-            key = (invite.get("target_email") or "").lower()
-            if key in wanted and key not in found and not invite.get("is_expired") \
-                    and invite.get("level") == wanted[key]:
-                found[key] = invite
-        if len(found) == len(wanted):
-            return [found[p["target_email"].lower()] for p in chunk] if len(chunk) > 1 else found[
-                chunk[0]["target_email"].lower()]
-        return None
-    return recover
+def recover_invites(task, chunk):
+    """After an ambiguous invite POST failure: the chunk's invites if they all exist now, else None."""
+    wanted = dict((p["target_email"].lower(), p.get("level", MEMBER)) for p in chunk)
+    found = {}
+    for invite in list_invites(task):
+        key = (invite.get("target_email") or "").lower()
+        if key in wanted and key not in found and not invite.get("is_expired") \
+                and invite.get("level") == wanted[key]:
+            found[key] = invite
+    if len(found) == len(wanted):
+        return [found[p["target_email"].lower()] for p in chunk] if len(chunk) > 1 else found[
+            chunk[0]["target_email"].lower()]
+    return None
 
 
 def canonical_uuid(value):
@@ -678,12 +711,13 @@ class Member(Resource):
                             "resend_expired: true.")
         return message
 
-    def update(self, current, payload):
-        return self.client.patch(self.path_of(current), payload, context="changing the level of %s from %s to %s" % (
-            member_email(current), level_name(current.get("level")), level_name(payload.get("level"))), expect="object")
+    def update_request(self, current, payload):
+        return dict(method="PATCH", path=self.path_of(current), body=payload, answers="object",
+                    note="changing the level of %s from %s to %s" % (
+                        member_email(current), level_name(current.get("level")), level_name(payload.get("level"))))
 
-    def delete(self, current):
-        self.client.delete(self.path_of(current), context="removing %s" % member_email(current))
+    def delete_request(self, current):
+        return dict(method="DELETE", path=self.path_of(current), note="removing %s" % member_email(current))
 
     def explain(self, error):
         return explain(error)
@@ -745,7 +779,7 @@ class Invites(Planner):
             return [str(exc)]
         return []
 
-    def plan(self):
+    def decide(self):
         invites_by_key = index_invites(list_invites(self.task))
         if self.params["state"] == "absent":
             doomed = [(p, invites_by_key.get(p["key"]) or []) for p in self.people]
@@ -760,20 +794,24 @@ class Invites(Planner):
         plan["payloads"] = [invite_payload(p, self.params["send_email"]) for p in plan["create"]]
         return plan
 
-    def changed(self, plan):
-        return bool(plan["doomed"] if plan["absent"] else plan["payloads"])
-
-    def apply(self, plan, progress):
+    def requests(self, plan):
         if plan["absent"]:
-            for person, found in plan["doomed"]:
-                for invite in found:
-                    self.client.delete(self.task.org_path("invites", invite["id"]),
-                                       context="revoking the invite of %s" % person["email"])
-                progress.record("revoked", person["email"])
-            return
-        created = send_invites(self.task, plan["payloads"], progress)
-        plan["created"] = dict(((c.get("target_email") or "").lower(), c) for c in created)
-        drop_case_variants(self.task, plan["payloads"], plan["invites_by_key"])
+            return [dict(verb="revoked", method="DELETE", path=self.task.org_path("invites", invite["id"]),
+                         label=person["email"], note="revoking the invite of %s" % person["email"])
+                    for person, found in plan["doomed"] for invite in found]
+        return (invite_requests(self.task, plan["payloads"]) +
+                case_variant_requests(self.task, plan["payloads"], plan["invites_by_key"]))
+
+    def recovery(self, action, path, body):
+        if action.method == "POST":
+            return lambda: recover_invites(self.task, body if isinstance(body, list) else [body])
+        return None
+
+    def absorb(self, action, answer):
+        if action.verb == "invited":
+            for invite in invited_answer(action, answer):
+                self.decisions["created"][(invite.get("target_email") or "").lower()] = invite
+        return answer
 
     def explain(self, error):
         return explain(error)
@@ -783,7 +821,7 @@ class Invites(Planner):
             result = dict(invites=[], created=[], unchanged=[], expired=[], already_members=[],
                           removed=[p["email"] for p, dummy in plan["doomed"]])
         else:
-            if self.task.check_mode or not plan["created"]:
+            if not plan["created"]:
                 plan["created"] = dict((p["target_email"].lower(), predicted_invite(p)) for p in plan["payloads"])
             invites = []
             for person in self.people:
@@ -864,7 +902,7 @@ class Roster(Planner):
     (``purge``) remove who is not listed — never the API key's own user. A person listed with
     ``roles`` holds exactly those roles (members only; invited people get them once they joined)."""
 
-    progress_kinds = ("invited", "updated", "removed", "revoked", "gave roles", "took roles")
+    progress_kinds = ("invited", "updated", "removed", "revoked", "roles changed")
 
     def validate(self):
         try:
@@ -886,7 +924,7 @@ class Roster(Planner):
         plan["roles"] = plan_person_roles(self.roles_wanted, self.roles, index_members(members), self.task)
         return plan
 
-    def plan(self):
+    def decide(self):
         members = list_members(self.task)
         invites = list_invites(self.task)
         options = dict(purge=self.params["purge"], purge_owners=self.params["purge_owners"],
@@ -916,39 +954,53 @@ class Roster(Planner):
         return bool(plan["invite"] or plan["update"] or plan["remove"] or plan["revoke"] or roles.get("add")
                     or roles.get("remove"))
 
-    def apply(self, plan, progress):
-        self.apply_people(plan, progress)
-        roles = plan.get("roles") or {}
-        for email, role, membership in roles.get("remove", []):
-            remove_holder(self.task, role, membership)
-            progress.record("took roles", "%s (%s)" % (email, role["name"]))
-        for email, member, role in roles.get("add", []):
-            add_holder(self.task, role, member)
-            progress.record("gave roles", "%s (%s)" % (email, role["name"]))
-
-    def apply_people(self, plan, progress):
+    def requests(self, plan):
+        """Invites, level changes, removals (an owner lowered first), revocations, then role changes."""
+        org = self.task.org_path
         payloads = [invite_payload(p, self.params["send_email"]) for p in plan["invite"]]
-        if payloads:
-            send_invites(self.task, payloads, progress)
+        requests = invite_requests(self.task, payloads)
         for change in plan["update"]:
             email = member_email(change["member"])
             before, after = level_name(change["before"]), level_name(change["after"])
-            self.client.patch(self.task.org_path("members", change["member"]["user"]["uuid"]),
-                              dict(level=change["after"]),
-                              context="changing the level of %s from %s to %s" % (email, before, after))
-            progress.record("updated", dict(email=email, before=before, after=after))
+            requests.append(dict(verb="updated", method="PATCH", path=org("members", change["member"]["user"]["uuid"]),
+                                 body=dict(level=change["after"]), label=email, answers="object",
+                                 person="owner" in (before, after),
+                                 note="changing the level of %s from %s to %s" % (email, before, after)))
         for removal in plan["remove"]:
-            path = self.task.org_path("members", removal["member"]["user"]["uuid"])
+            path = org("members", removal["member"]["user"]["uuid"])
             if removal["demote"]:
-                self.client.patch(path, dict(level=MEMBER),
-                                  context="lowering owner %s to member before removing them" % removal["email"])
-            self.client.delete(path, context="removing %s" % removal["email"])
-            progress.record("removed", removal["email"])
+                requests.append(dict(verb="lowered", method="PATCH", path=path, body=dict(level=MEMBER),
+                                     label=removal["email"], person=True, answers="object",
+                                     note="lowering owner %s to member before removing them" % removal["email"]))
+            requests.append(dict(verb="removed", method="DELETE", path=path, label=removal["email"],
+                                 person=bool(removal["demote"]), note="removing %s" % removal["email"]))
         for revoke in plan["revoke"]:
             for invite in revoke["invites"]:
-                self.client.delete(self.task.org_path("invites", invite["id"]),
-                                   context="revoking the invite of %s" % revoke["email"])
-            progress.record("revoked", revoke["email"])
+                requests.append(dict(verb="revoked", method="DELETE", path=org("invites", invite["id"]),
+                                     label=revoke["email"], note="revoking the invite of %s" % revoke["email"]))
+        roles = plan.get("roles") or {}
+        for email, role, membership in roles.get("remove", []):
+            requests.append(dict(remove_request(self.task, role, membership), verb="roles changed",
+                                 label=email))
+        for email, member, role in roles.get("add", []):
+            requests.append(dict(add_request(self.task, role, member), verb="roles changed", label=email))
+        return requests
+
+    def recovery(self, action, path, body):
+        if action.verb == "invited":
+            return lambda: recover_invites(self.task, body if isinstance(body, list) else [body])
+        if action.verb == "roles changed" and action.method == "POST":
+            return lambda: recover_membership(self.client, path, body["user_uuid"])
+        return None
+
+    def absorb(self, action, answer):
+        if action.verb == "invited":
+            invited_answer(action, answer)
+        elif action.verb == "roles changed" and action.method == "POST":
+            check_membership(action, answer)
+        elif action.answers == "object":
+            require_object(answer, action.method, action.path)
+        return answer
 
     def explain(self, error):
         return explain(error)
@@ -1005,3 +1057,18 @@ def export_items(ctx):
         if email and email.lower() not in people:
             people[email.lower()] = dict(email=email, level=level_name(invite.get("level")))
     return dict(people=[people[k] for k in sorted(people)])
+
+
+# ---------------------------------------------------------------------------------- the document
+def _on_prune(params, options):
+    """prune makes the roster the organization's people (purge), owners too with prune_owners."""
+    return dict(params, purge=True, purge_owners=bool(params.get("purge_owners") or options.get("prune_owners")))
+
+
+SECTION = Section(
+    "roster", Roster, options_from(ROSTER_ARGUMENT_SPEC, ("people", "purge", "purge_owners", "resend_expired",
+                                                          "send_email", "invite_message")),
+    "roster", many=False, on_prune=_on_prune, keys=lambda obj, label: [label.lower()], export=export_items,
+    provides=lambda params: dict(people=[p["email"] for p in params.get("people") or []]),
+    guards=("remove_people",),
+    comment="Members and pending invites, by level (posthog.admin.roster). purge: true removes who is not listed.")

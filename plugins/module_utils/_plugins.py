@@ -28,6 +28,7 @@ import json
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step
+from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 FAMILIES = {
     "destination": "pipeline_destinations",
@@ -186,20 +187,6 @@ def plugin_json_of(source_files):
     return parsed
 
 
-def upgrade_recover(client, detail_path, latest_tag, context=None):
-    """A ``recover`` for an upgrade POST whose answer was lost (5xx, dropped connection).
-
-    Returns the plugin when it is at ``latest_tag`` now, else None so that the client asks again:
-    an upgrade re-installs the newest version, so repeating it is harmless.
-    """
-    def recover():
-        plugin = unwrap_plugin(client.get_or_none(detail_path, context=context))
-        if isinstance(plugin, dict) and latest_tag and plugin.get("tag") == latest_tag:
-            return plugin
-        return None
-    return recover
-
-
 ITEM_OPTIONS = ("state", "id", "name", "url", "plugin_type", "description", "icon", "config_schema", "tag", "is_global",
                 "capabilities", "metrics", "public_jobs", "source_files", "purge_source_files")
 FIELDS = ("name", "description", "icon", "config_schema", "tag", "is_global", "capabilities", "metrics", "public_jobs")
@@ -290,20 +277,25 @@ class SourceFiles(Step):
     def predict(self, resource, result, plan):
         return result.obj
 
-    def apply(self, resource, result, plan):
-        obj = result.obj
-        if obj.get("id") is None:
-            return obj
-        detail = resource.detail_path(obj["id"])
+    def requests(self, resource, result, plan):
+        return [dict(method="PATCH", path=resource.path_of(result.obj) + "update_source/", body=plan,
+                     note="writing the source files of %s" % resource.identity())]
+
+    def perform(self, resource, action, send):
         try:
-            answer = resource.client.patch(detail + "update_source/", plan,
-                                           context="writing the source files of %s" % resource.identity())
+            return send()
         except PostHogError as exc:
-            raise refused(exc, "write its source files", resource.identity(), written="created" in result.actions)
+            raise refused(exc, "write its source files", resource.identity(),
+                          written=any(a.creates and a.done for a in resource.actions))
+
+    def absorb(self, resource, action, answer):
+        obj = resource.applied
         if is_file_map(answer):
-            self.show(result, plan, answer)
-            if "plugin.json" in plan:  # PostHog renames the plugin after plugin.json
-                return resource.client.get(detail, context="reading %s" % resource.identity())
+            self.show(resource.result, action.body, answer)
+            resource.after_extra["source_files"] = resource.result.after["source_files"]
+            if "plugin.json" in action.body:  # PostHog renames the plugin after plugin.json
+                return resource.client.get(resource.planned.resolve(action.path)[:-len("update_source/")],
+                                           context="reading %s" % resource.identity())
         elif isinstance(answer, dict):
             return answer
         return obj
@@ -337,16 +329,28 @@ class Upgrade(Step):
     def predict(self, resource, result, plan):
         return dict(copy.deepcopy(result.obj), tag=plan)
 
-    def apply(self, resource, result, plan):
-        detail = resource.detail_path(result.obj["id"])
+    def requests(self, resource, result, plan):
+        return [dict(method="POST", path=resource.path_of(result.obj) + "upgrade/", body={},
+                     note="upgrading %s" % resource.identity())]
+
+    def perform(self, resource, action, send):
         try:
-            upgraded = resource.client.post(detail + "upgrade/", {}, context="upgrading %s" % resource.identity(),
-                                            recover=upgrade_recover(resource.client, detail, plan,
-                                                                    context="reading %s" % resource.identity()))
+            return send()
         except PostHogError as exc:
             raise refused(exc, "upgrade it", resource.identity())
-        result.after["tag"] = upgraded.get("tag", plan) if isinstance(upgraded, dict) else plan
-        return upgraded
+
+    def recover(self, resource, action):
+        """An upgrade re-installs the newest version, so repeating it is harmless: the plugin when it
+        is at the tag the plan upgrades to now, else None (asked again)."""
+        detail = resource.planned.resolve(action.path)[:-len("upgrade/")]
+        plugin = unwrap_plugin(resource.client.get_or_none(detail, context="reading %s" % resource.identity()))
+        if isinstance(plugin, dict) and action.decision and plugin.get("tag") == action.decision:
+            return plugin
+        return None
+
+    def absorb(self, resource, action, answer):
+        resource.after_extra["tag"] = answer.get("tag", action.decision) if isinstance(answer, dict) else action.decision
+        return answer if isinstance(answer, dict) and answer.get("id") is not None else resource.applied
 
 
 class PipelinePlugin(Resource):
@@ -515,7 +519,9 @@ class PipelinePlugin(Resource):
     def predict_create(self, payload):
         obj = dict(payload)
         if obj.get("url"):
-            obj["url"] = normalize_url(obj["url"])
+            # PostHog fills a plugin installed from a URL from its plugin.json: what the task sets is
+            # applied after the install (update_after_create), whatever the install answers.
+            obj = dict(url=normalize_url(obj["url"]), plugin_type=obj.get("plugin_type"))
         return obj
 
     def after_create(self, obj, payload):
@@ -596,3 +602,10 @@ def export_items(ctx):
         found = ctx.listed("%ss" % FAMILY_KINDS[family], FAMILIES[family])
         items.extend(export_item(p, family) for p in found or [] if isinstance(p, dict))
     return items
+
+
+# ---------------------------------------------------------------------------------- the document
+SECTION = Section(
+    "plugins", PipelinePlugin, options_from(ARGUMENT_SPEC, ("family",) + ITEM_OPTIONS), "plugin",
+    required_one_of=[("id", "url", "name")], export=export_items,
+    comment="Pipeline plugins of every family (posthog.admin.pipeline_plugin).")

@@ -33,6 +33,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     name_problem,
     options_of,
 )
+from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 NAME_MAX_LENGTH = 200
 MAX_RECORDING_DURATION = 30000
@@ -168,10 +169,10 @@ class Project(Resource):
         return payload
 
     def guard(self, current):
-        """Check mode only: a project the plan has no room for fails as the real run would (PostHog's
-        ``PremiumMultiProjectPermission``, docs/posthog_facts.md §10.5), read from the organization's
+        """Before any write: a project the plan has no room for is refused as PostHog would refuse it
+        (``PremiumMultiProjectPermission``, docs/posthog_facts.md §10.5), read from the organization's
         ``available_product_features`` and the projects the look-up listed."""
-        if current is not None or not self.task.check_mode or self.params.get("state") == "absent":
+        if current is not None or self.params.get("state") == "absent":
             return
         if getattr(self.task, "missing_parent", None) or self.params.get("id") is not None:
             return
@@ -242,3 +243,18 @@ def export_items(ctx):
                                                      "out: add it from your vault to manage it")
         items.append(reader.export(obj))
     return items
+
+
+# ---------------------------------------------------------------------------------- the document
+def _project_keys(obj, label):
+    return [str(obj.get("id"))] if obj and obj.get("id") is not None else []
+
+
+#: Projects come first (the rest may live in them); deleting one deletes its data, so prune removes
+#: projects only with prune_projects as well.
+SECTION = Section(
+    "projects", Project, options_from(ARGUMENT_SPEC, tuple(ARGUMENT_SPEC)), "project", prunable="prune_projects",
+    required_one_of=[("name", "id")], prune_params=dict(confirm_delete=True), keys=_project_keys,
+    export=export_items,
+    comment="Projects and their settings (posthog.admin.project). prune removes unlisted ones only with "
+            "prune_projects: deleting a project deletes its data.")

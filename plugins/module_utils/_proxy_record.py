@@ -30,6 +30,7 @@ import time
 
 from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Resource, Step
+from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 DOMAIN_MAX_LENGTH = 64
 HOST_RE = re.compile(r"^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]*[a-z0-9])?$")
@@ -111,8 +112,14 @@ class Wait(Step):
     def predict(self, resource, result, plan):
         return dict(result.obj, status="valid")
 
-    def apply(self, resource, result, plan):
-        return resource.wait(result.obj)
+    def requests(self, resource, result, plan):
+        return [dict(method="GET", path=resource.path_of(result.obj), note="waiting for %s" % resource.identity())]
+
+    def perform(self, resource, action, send):
+        return resource.wait(resource.applied)
+
+    def absorb(self, resource, action, answer):
+        return answer
 
 
 WAIT = Wait()
@@ -249,3 +256,12 @@ def export_items(ctx):
             ctx.comment("proxy_records", obj.get("domain"), "not live yet (%s): publish the CNAME record %s -> %s" % (
                 obj.get("status"), record.get("name"), record.get("value")))
     return [dict(domain=p.get("domain")) for p in proxies if isinstance(p, dict) and p.get("status") != DELETING]
+
+
+# ---------------------------------------------------------------------------------- the document
+SECTION = Section(
+    "proxy_records", ProxyRecord, options_from(ARGUMENT_SPEC, tuple(ARGUMENT_SPEC)), "proxy record",
+    required_one_of=[("domain", "id")], export=export_items,
+    outputs=dict(cname_records=lambda records: [dns_record(p) for p in records
+                                                if p.get("status") not in DONE and p.get("target_cname")]),
+    comment="Managed reverse proxies (posthog.admin.proxy_record); each needs its CNAME record published.")

@@ -6,15 +6,16 @@
 # Private to the posthog.admin collection: not a public API, may change without notice.
 
 """Reviewed plans: organization_state's plan saved for review (``plan_file`` in check mode), applied
-only while it is still what was reviewed (``plan_file`` in a real run), and limits on what a plan may
-do (``limits``).
+only while it still holds (``plan_file`` in a real run), and limits on what a plan may do (``limits``).
 
-A saved plan holds every action, the diff of each change (secrets masked as in the module's diff),
-a fingerprint of the document and of every answer the plan was decided from (SHA-256 of each GET's
-answer, keyed by the request's path and query), and when, against which host and which organization
-it was made. Applying it plans again from fresh reads and refuses, before any write, when the host,
-the organization or the document differ, when any answer the saved plan read has changed (naming
-it), or when the new plan's actions are not the saved ones: so what is applied is exactly what was
+A saved plan holds every action (its request, the body masked as in the module's diff, and the
+fingerprint of the state of the object it was decided on), the states of every object the plan
+decided on (changed or not), the diff of each change, a fingerprint of the document with its
+secrets masked (nothing in the file lets its reader test a guess of a secret), and when, against which
+host and which organization it was made. Applying it plans again from fresh reads and refuses, before
+any write, when the host, the organization or the document differ, when the state of any object the
+fresh plan decided on is not the saved one (changed since, naming it) or is missing from the file,
+or when the fresh actions are not the saved ones (edited): so what is applied is exactly what was
 reviewed, and of two plans made from the same state only the first applies.
 """
 
@@ -23,67 +24,41 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import datetime
-import hashlib
 import json
 
-from ansible_collections.posthog.admin.plugins.module_utils._plan import REMOVING
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure
+from ansible_collections.posthog.admin.plugins.module_utils._base import Failure
+from ansible_collections.posthog.admin.plugins.module_utils._plan import REMOVING, fingerprint
 
-FORMAT = "posthog.admin.organization_state/plan-1"
+FORMAT = "posthog.admin.organization_state/plan-2"
 
-#: What ``limits`` may forbid, and which actions each covers.
+#: What ``limits`` may forbid.
 LIMIT_OPTIONS = dict(
     max_deletes=dict(type="int"),
     remove_people=dict(type="bool", default=True),
     change_sso=dict(type="bool", default=True),
     change_owners=dict(type="bool", default=True),
 )
-SSO_SECTIONS = ("domains", "identity_provider_configs")
 
 
-def fingerprint(value):
-    """SHA-256 of ``value`` as canonical JSON (a JSON text is hashed as it is)."""
-    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-#: Fields PostHog changes by itself, not by a person: leaving them out of a fingerprint keeps a plan of
-#: a busy organization from going stale at every ingested event or export run.
-VOLATILE = frozenset(("last_seen_at", "last_calculated_at", "volume_30_day", "query_usage_30_day", "latest_runs",
-                      "last_login", "is_calculating", "ingested_event", "last_run_at"))
-
-
-def _steady(value):
-    if isinstance(value, dict):
-        return dict((k, _steady(v)) for k, v in value.items() if k not in VOLATILE)
-    if isinstance(value, list):
-        return [_steady(v) for v in value]
-    return value
-
-
-def reads_of(client):
-    """``{path and query: fingerprint}`` of every answer the client remembers (the plan's reads), without
-    the fields PostHog changes by itself (:data:`VOLATILE`)."""
-    return dict((client._path_of(url), fingerprint(_steady(json.loads(text))))
-                for url, text in (client.memo or {}).items())
-
-
-def saved(task, org, document, result, reads):
-    """The plan file's content: actions, diffs (masked as the module's), fingerprints, provenance."""
+def saved(task, org, document, result, plan):
+    """The plan file's content: actions, states, diffs (masked as the module's), provenance."""
     return dict(
         format=FORMAT,
         created_at=datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
         host=task.client.base_url,
-        organization=dict(id=org.get("id"), name=org.get("name")),
+        organization=dict(id=org.get("id") if not plan.is_unknown(org.get("id")) else None, name=org.get("name")),
         document_sha256=fingerprint(document),
-        reads=reads,
+        nonce=plan.nonce,
+        states=dict(plan.states),
         plan=result.get("plan") or [],
+        pending=result.get("pending") or [],
         sections=result.get("sections") or {},
         diff=result.get("diff") or [],
     )
 
 
 def load(path):
+    import json
     try:
         with open(path) as handle:
             data = json.load(handle)
@@ -94,32 +69,43 @@ def load(path):
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise Failure("plan_file %s is not a plan saved by posthog.admin.organization_state (format %r, expected %r)"
                       % (path, data.get("format") if isinstance(data, dict) else None, FORMAT))
+    for key, kind in (("states", dict), ("plan", list), ("nonce", str)):
+        if not isinstance(data.get(key), kind):
+            raise Failure("plan_file %s is not a plan saved by posthog.admin.organization_state (%s is missing or not "
+                          "a %s)" % (path, key, kind.__name__))
     return data
 
 
-def stale(reviewed, task, org, document, plan, reads):
-    """Why the saved plan ``reviewed`` is not what applying now would do (sentences); empty when it is."""
+def stale(reviewed, task, org, document, plan):
+    """Why the saved plan ``reviewed`` does not hold now, given the fresh ``plan`` (sentences); empty
+    when it does. Only what the plan depends on counts: the objects it decided on."""
     problems = []
     if reviewed.get("host") != task.client.base_url:
         problems.append("it was made against %s, not %s" % (reviewed.get("host"), task.client.base_url))
-    if (reviewed.get("organization") or {}).get("id") != org.get("id"):
+    made_for = reviewed.get("organization") or {}
+    if made_for.get("id") != (org.get("id") if not plan.is_unknown(org.get("id")) else None):
         problems.append("it was made for organization %s (%s), not %s (%s)" % (
-            (reviewed.get("organization") or {}).get("name"), (reviewed.get("organization") or {}).get("id"),
-            org.get("name"), org.get("id")))
+            made_for.get("name"), made_for.get("id"), org.get("name"), org.get("id")))
     if reviewed.get("document_sha256") != fingerprint(document):
         problems.append("the document differs from the one the plan was made from")
-    changed = sorted(path for path, digest in (reviewed.get("reads") or {}).items()
-                     if path in reads and reads[path] != digest)
+    states = reviewed.get("states") or {}
+    changed = sorted(key for key, state in plan.states.items() if key in states and states[key] != state)
     if changed:
-        problems.append("what it read has changed on the server since: %s" % ", ".join("GET %s" % p for p in changed))
-    if not problems and (reviewed.get("plan") or []) != plan:
-        problems.append("planning again gives other actions (%d now, %d reviewed)" % (
-            len(plan), len(reviewed.get("plan") or [])))
+        problems.append("the plan no longer holds for %s: changed on the server since the plan was made"
+                        % ", ".join(changed))
+    unknown = sorted(key for key in plan.states if key not in states)
+    if unknown:
+        problems.append("the plan file lacks the state of %s, which the plan depends on" % ", ".join(unknown))
+    if not problems and (reviewed.get("plan") or []) != plan.as_list(task.secrets):
+        problems.append("its actions are not the ones planning again gives (%d now, %d in the file): the file was "
+                        "edited, or made by another version of posthog.admin" % (
+                            len(plan.as_list(task.secrets)), len(reviewed.get("plan") or [])))
     return problems
 
 
 def over_limits(actions, limits):
-    """The actions (``plan`` entries) beyond ``limits``, as sentences; empty when within them."""
+    """The actions (``plan`` entries) beyond ``limits``, as sentences; empty when within them. Which
+    actions a limit covers, their sections declare (``guards``)."""
     if not limits:
         return []
     problems = []
@@ -128,16 +114,16 @@ def over_limits(actions, limits):
         problems.append("%d deletes, more than max_deletes (%d): %s" % (
             len(removing), limits["max_deletes"], describe(removing)))
     if limits.get("remove_people") is False:
-        people = [a for a in removing if a["section"] == "roster"]
+        people = [a for a in removing if "remove_people" in (a.get("limits") or ())]
         if people:
             problems.append("people removed, which remove_people: false forbids: %s" % describe(people))
     if limits.get("change_sso") is False:
-        sso = [a for a in actions if a["section"] in SSO_SECTIONS]
+        sso = [a for a in actions if "change_sso" in (a.get("limits") or ())]
         if sso:
             problems.append("changes to SSO (domains, identity provider configurations), which change_sso: false "
                             "forbids: %s" % describe(sso))
     if limits.get("change_owners") is False:
-        owners = [a for a in actions if a["section"] == "roster" and a.get("owner")]
+        owners = [a for a in actions if a.get("owner")]
         if owners:
             problems.append("changes to owners, which change_owners: false forbids: %s" % describe(owners))
     return problems

@@ -26,25 +26,21 @@ __metaclass__ = type
 import copy
 
 from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
-from ansible_collections.posthog.admin.plugins.module_utils._people import (
-    index_invites,
-    index_members,
-    list_invites,
-    list_members,
-    normalize_email,
-    pending_invites,
-)
+from ansible_collections.posthog.admin.plugins.module_utils._people import normalize_email, standing
 from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step, name_problem
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import (
-    add_holder,
+    add_request,
+    check_membership,
     explain,
     holder_emails,
     list_roles,
-    remove_holder,
+    recover_membership,
+    remove_request,
     role_key,
     roles_by_key,
     with_member_emails,
 )
+from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 NAME_MAX_LENGTH = 200
 ITEM_OPTIONS = ("state", "name", "id", "members", "purge")
@@ -61,33 +57,20 @@ INFO_ARGUMENT_SPEC = dict(id=dict(type="str"), name=dict(type="str"))
 
 
 # ------------------------------------------------------------------------------------ people
-def resolve_people(task, emails, purpose):
-    """``{email key: member}`` for the ``emails`` who are members; invited people are warned about
-    and left out (they get roles once they join); anyone else fails before any write.
-
-    One list of members (and one of invites when someone is not a member), kept in ``task.cache``
-    for the other items of the task.
-    """
-    if not emails or task.missing_parent:
-        return {}
-    if "members" not in task.cache:
-        task.cache["members"] = index_members(list_members(task))
-    members = task.cache["members"]
-    strangers = [e for e in emails if e.lower() not in members]
-    if strangers:
-        if "invites" not in task.cache:
-            task.cache["invites"] = index_invites(list_invites(task))
-        invited = [e for e in strangers if pending_invites(task.cache["invites"].get(e.lower()))]
-        unknown = [e for e in strangers if e not in invited]
-        if unknown:
-            verb = "is" if len(unknown) == 1 else "are"
-            raise Failure("%s: %s %s not a member of the organization and not invited to it; only members can hold a "
-                          "role. Invite them first (posthog.admin.invite or posthog.admin.roster), and run this "
-                          "again once they have joined." % (purpose, ", ".join(unknown), verb))
-        task.warn("%s: %s %s invited but not a member yet, and only members can hold a role; run this again "
-                  "once they have joined (the organization's default role, if it has one, is given on joining)"
-                  % (purpose, ", ".join(invited), "is" if len(invited) == 1 else "are"))
-    return dict((e.lower(), members[e.lower()]) for e in emails if e.lower() in members)
+def resolve_people(resource, emails):
+    """``{email key: member}`` for the ``emails`` who are members; invited people are pending (they
+    get the role once they join); anyone else fails before any write."""
+    members, invited, unknown = standing(resource.task, emails)
+    if unknown:
+        verb = "is" if len(unknown) == 1 else "are"
+        raise Failure("%s: %s %s not a member of the organization and not invited to it; only members can hold a "
+                      "role. Invite them first (posthog.admin.invite or posthog.admin.roster), and run this "
+                      "again once they have joined." % (resource.identity(), ", ".join(unknown), verb))
+    if invited:
+        resource.wait_for("members %s" % ", ".join(invited), "%s %s invited but not a member yet, and only members can "
+                          "hold a role; run this again once they have joined (the organization's default role, if it "
+                          "has one, is given on joining)" % (", ".join(invited), "is" if len(invited) == 1 else "are"))
+    return members
 
 
 # ------------------------------------------------------------------------------------ the role
@@ -119,19 +102,21 @@ class Members(Step):
         obj["members"] = members
         return obj
 
-    def apply(self, resource, result, plan):
-        obj = copy.deepcopy(result.obj)
-        members = list(obj.get("members") or [])
-        for membership in plan["remove"]:
-            remove_holder(resource.task, obj, membership)
-            members = [m for m in members if m.get("id") != membership.get("id")]
-            obj["members"] = members
-            result.obj = obj
-        for dummy, member in plan["add"]:
-            members.append(add_holder(resource.task, obj, member))
-            obj["members"] = members
-            result.obj = obj
+    def requests(self, resource, result, plan):
+        role = result.obj
+        return ([remove_request(resource.task, role, membership) for membership in plan["remove"]] +
+                [add_request(resource.task, role, member) for dummy, member in plan["add"]])
+
+    def absorb(self, resource, action, answer):
+        obj = copy.deepcopy(resource.applied)
+        if action.method == "DELETE":
+            obj["members"] = [m for m in obj.get("members") or [] if not action.path.endswith("/%s/" % m.get("id"))]
+        else:
+            obj["members"] = list(obj.get("members") or []) + [check_membership(action, answer)]
         return obj
+
+    def recover(self, resource, action):
+        return recover_membership(resource.client, resource.planned.resolve(action.path), action.body["user_uuid"])
 
 
 MEMBERS = Members()
@@ -203,7 +188,7 @@ class Role(Resource):
             return
         holders = holder_emails(current)
         missing = [e for e in self.params["members"] if e.lower() not in holders]
-        self.people = resolve_people(self.task, missing, self.identity())
+        self.people = resolve_people(self, missing)
 
     # --------------------------------------------------------------- writing
     def create_payload(self, desired):
@@ -285,3 +270,17 @@ def scim_keeps_roles(task):
             return ("SCIM manages this organization's roles (%s %r has SCIM on), so prune keeps the roles the document "
                     "does not list" % (what, scim[0].get("name") or scim[0].get("domain")))
     return None
+
+
+# ---------------------------------------------------------------------------------- the document
+def _role_keys(obj, label):
+    return [role_key(obj.get("name"))] if obj and obj.get("name") else []
+
+
+SECTION = Section(
+    "roles", Role, options_from(ARGUMENT_SPEC, ITEM_OPTIONS), "role", required_one_of=[("name", "id")],
+    on_prune=lambda params, options: dict(params, purge=True), keys=_role_keys, refers=(("members", "roster"),),
+    prune_guard=scim_keeps_roles, export=export_items,
+    comment="Roles and who holds them (posthog.admin.role). purge: true makes the members listed the role's "
+            "only holders: a role given by hand is drift, and applying the document takes it away.",
+    document_keys=(("default_role", "The role new members get when they join (set once the roles exist)."),))

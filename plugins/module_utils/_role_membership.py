@@ -19,7 +19,7 @@ __metaclass__ = type
 
 import copy
 
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure
+from ansible_collections.posthog.admin.plugins.module_utils._base import Failure
 
 MSG_ADMIN = "Only admins and owners create, change and delete roles and their members; use an admin's API key."
 
@@ -60,29 +60,37 @@ def roles_by_key(roles):
     return dict((role_key(r.get("name")), r) for r in roles)
 
 
-def add_holder(task, role, member, organization_path=None):
-    """Give ``role`` to ``member`` (one POST); returns PostHog's role membership. When the answer is
-    lost, the role's memberships are read again: the POST is repeated only if it did not arrive."""
-    path = "%sroles/%s/role_memberships/" % (organization_path or task.org_path(), role["id"])
+def memberships_path(task, role, organization_path=None):
+    return "%sroles/%s/role_memberships/" % (organization_path or task.org_path(), role["id"])
+
+
+def add_request(task, role, member, organization_path=None):
+    """The write that gives ``role`` to ``member`` (one POST of the member's user UUID)."""
     user = member["user"]
-
-    def recover():
-        for membership in task.client.list_all(path, context="looking for the role membership of %s"
-                                               % user.get("email")):
-            if str((membership.get("user") or {}).get("uuid")) == str(user["uuid"]):
-                return membership
-        return None
-
-    return task.client.post(path, {"user_uuid": user["uuid"]}, recover=recover, expect="object",
-                            context="giving the role %r to %s" % (role.get("name"), user.get("email")))
+    return dict(method="POST", path=memberships_path(task, role, organization_path), body={"user_uuid": user["uuid"]},
+                note="giving the role %r to %s" % (role.get("name"), user.get("email")))
 
 
-def remove_holder(task, role, membership, organization_path=None):
-    """Take ``role`` from the holder of ``membership`` (one DELETE)."""
-    base = organization_path or task.org_path()
+def remove_request(task, role, membership, organization_path=None):
+    """The write that takes ``role`` from the holder of ``membership`` (one DELETE)."""
     email = (membership.get("user") or {}).get("email")
-    task.client.delete("%sroles/%s/role_memberships/%s/" % (base, role["id"], membership["id"]),
-                       context="taking the role %r from %s" % (role.get("name"), email))
+    return dict(method="DELETE", path="%s%s/" % (memberships_path(task, role, organization_path), membership["id"]),
+                note="taking the role %r from %s" % (role.get("name"), email))
+
+
+def recover_membership(client, path, user_uuid):
+    """After a lost answer to a membership POST: the membership if it arrived, else None (sent again)."""
+    for membership in client.list_all(path, context="looking for the role membership of %s" % user_uuid):
+        if str((membership.get("user") or {}).get("uuid")) == str(user_uuid):
+            return membership
+    return None
+
+
+def check_membership(action, answer):
+    """PostHog's answer to a membership POST: a membership (an object with an id), else a Failure."""
+    if not isinstance(answer, dict) or answer.get("id") is None:
+        raise Failure("%s: PostHog answered POST %s without the role membership it made" % (action.note, action.path))
+    return answer
 
 
 def explain(error):
