@@ -14,6 +14,13 @@ __metaclass__ = type
 import copy
 
 SECRET_MASK = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
+#: How a plan's unknowns start: values an action of the plan answers when it is applied (_plan.Plan.unknown).
+UNKNOWN = "(known after apply: "
+
+
+def unknown(value):
+    """Whether ``value`` is a plan's unknown (the id of a project the plan creates...)."""
+    return isinstance(value, str) and value.startswith(UNKNOWN)
 
 
 class Failure(Exception):

@@ -198,10 +198,10 @@ class IdentityProviderConfig(Resource):
         if self.params.get("domains") is None:
             return None
         if self._domain_ids is None:
-            if self.task.missing_parent:
+            known = self.organization_domains(read=not self.task.missing_parent)
+            if known is None:  # check mode: an earlier task creates the organization (and its domains)
                 self._domain_ids = []
                 return self._domain_ids
-            known = self.organization_domains()
             by_name = dict((d.get("domain"), d) for d in known if isinstance(d, dict))
             ids, unknown = [], []
             for name in self.params["domains"]:

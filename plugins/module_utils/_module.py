@@ -32,6 +32,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._client import (
     PostHogClient,
     PostHogError,
 )
+from ansible_collections.posthog.admin.plugins.module_utils._base import unknown
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Listing, converge_many
 
 UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$")
@@ -180,7 +181,7 @@ class Task:
 def project_id_of(params):
     """The project of ``params``: a numeric id or ``@current``; a Failure for anything else."""
     value = str(params.get("project_id") or "@current").strip()
-    if value != "@current" and not value.isdigit():
+    if value != "@current" and not value.isdigit() and not unknown(value):
         raise Failure("project_id must be a project's numeric id or '@current', got %r" % value)
     return value
 

@@ -11,6 +11,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._module import UUID_RE, list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Resource, name_problem
 from ansible_collections.posthog.admin.plugins.module_utils._role import default_role_id, role_key
@@ -145,6 +146,26 @@ def export_root(ctx, org):
     return dict(name=org.get("name"), settings=dict((k, org[k]) for k in SETTINGS if org.get(k) is not None))
 
 
+#: The project PostHog makes with an organization (``Team.objects.create_with_data``, posthog/models/team/team.py).
+FIRST_PROJECT = "Default project"
+
+OWNER = 15
+
+
+def comes_with(project, client):
+    """What PostHog makes with a new organization: its first project, and its creator (the API key's
+    user) as its owner (``Organization.objects.bootstrap``, posthog/models/organization.py)."""
+    made = dict(projects=[dict(id=project, name=FIRST_PROJECT)])
+    try:
+        me = client.get("/api/users/@me/", context="finding the API key's own user (the new organization's owner)")
+    except PostHogError:
+        return made  # a key without user:read: the roster finds out when it needs to
+    if isinstance(me, dict) and me.get("email"):
+        made["members"] = [dict(id=None, level=OWNER, user=dict((k, me.get(k)) for k in (
+            "uuid", "email", "first_name", "last_name")))]
+    return made
+
+
 ROOT = Root(Organization, options_from(ARGUMENT_SPEC, SETTINGS), deferred=("default_role",),
             refers=(("default_role", "roles", role_key, "names it"),), project_ids=project_ids,
-            default_project=DEFAULT_PROJECT, export=export_root)
+            default_project=DEFAULT_PROJECT, export=export_root, comes_with=comes_with)

@@ -460,8 +460,11 @@ def roster_refusals(plan, caller_key, caller_level):
 def list_members(task, **query):
     params = dict((k, v) for k, v in query.items() if v is not None)
     path = task.org_path("members")
+    known = task.known(path) if not params else None  # a new organization's: its owner, as the plan knows
+    if known is not None:
+        return known
     if task.missing_parent:
-        return []  # check mode: the organization would be created by an earlier task
+        return []  # the organization would be created by an earlier task
     return task.client.list_all(path, params=params or None, context="listing members")
 
 
@@ -487,7 +490,7 @@ def standing(task, emails):
     and the addresses of those only invited (by PostHog's pending invites, or by the roster of the
     document this run converges: ``task.provided["people"]``) or neither. One list of members (and
     one of invites when someone is not a member), kept in ``task.cache`` for the task's other items."""
-    if not emails or task.missing_parent:
+    if not emails:
         return {}, [], []
     if "members" not in task.cache:
         task.cache["members"] = index_members(list_members(task))
@@ -501,6 +504,8 @@ def standing(task, emails):
         for email in strangers:
             if pending_invites(task.cache["invites"].get(email.lower())) or email.lower() in announced:
                 invited.append(email)
+            elif task.missing_parent and task.assumes_earlier_tasks:
+                invited.append(email)  # check mode: an earlier task creates the organization and invites them
             else:
                 unknown.append(email)
     return dict((e.lower(), members[e.lower()]) for e in emails if e.lower() in members), invited, unknown

@@ -28,7 +28,7 @@ import json
 import os
 import re
 
-from ansible_collections.posthog.admin.plugins.module_utils._base import Failure, mask, mask_values
+from ansible_collections.posthog.admin.plugins.module_utils._base import UNKNOWN, Failure, mask, mask_values
 
 REMOVING = ("deleted", "removed", "revoked")
 ADDING = ("created", "invited")
@@ -191,7 +191,7 @@ class Plan:
 
     def unknown(self, action, field="id"):
         """The token standing for ``field`` of what ``action`` will answer (``known after apply``)."""
-        return "(known after apply: %s.%s ~%s)" % (action.id, field, self.nonce)
+        return "%s%s.%s ~%s)" % (UNKNOWN, action.id, field, self.nonce)
 
     def is_unknown(self, value):
         return isinstance(value, str) and any(m.group(3) == self.nonce for m in _TOKEN.finditer(value))

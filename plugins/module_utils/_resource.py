@@ -33,6 +33,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._base import (  # no
     SECRET_MASK,
     Failure,
     Postponed,
+    unknown,
     fold,
     mask,
     values_match,
@@ -528,7 +529,7 @@ class Resource:
         if option is None:
             raise Failure("one of %s is required to identify the %s" % (self.lookup_phrase(), self.kind))
         self.collection_path()  # resolves the parent, which check mode may find missing
-        if getattr(self.task, "missing_parent", None):
+        if getattr(self.task, "missing_parent", None) and (self.listing is None or option == self.id_option):
             self.seen = []
             return None  # nothing exists in a parent an earlier task (or this plan) would create
         if option == self.id_option:
@@ -552,7 +553,10 @@ class Resource:
             raise Failure("%s is ambiguous: %d %ss match (ids %s); set %s to pick one" % (
                 self.identity(), len(matches), self.kind, ", ".join(str(m.get("id")) for m in matches),
                 self.id_option or "a more precise option"))
-        return self.complete(matches[0]) if matches else None
+        if not matches:
+            return None
+        # a match the plan itself makes (a project PostHog creates with a new organization) is complete as known
+        return matches[0] if unknown(str(matches[0].get("id"))) else self.complete(matches[0])
 
     def _recover_created(self):
         """After an ambiguous create failure: the object if the POST went through, else None."""
@@ -750,15 +754,23 @@ class Listing:
         self._serial += 1
         return "new:%d" % self._serial
 
+    def seed(self, key, objects):
+        """Know the collection ``key`` holds ``objects`` without reading it (what a parent the plan creates
+        comes with: a new organization's first project)."""
+        self._store(key, copy.deepcopy(objects))
+
     def _store(self, key, objects):
         self._collections[key] = dict((self._slot(obj), obj) for obj in objects)
         self._indexes = dict((k, v) for k, v in self._indexes.items() if k[0] != key)
 
     def _load(self, resource):
         """The kept objects of ``resource``'s collection (read once); never a copy."""
-        if getattr(getattr(resource, "task", None), "missing_parent", None):
-            return None  # check mode: the parent would be created by an earlier task, so it holds nothing
         key = resource.listing_key()
+        if self._collections.get(key) is not None:
+            return self._collections[key]  # read, or known already (what a parent the plan creates comes with)
+        if getattr(getattr(resource, "task", None), "missing_parent", None):
+            self._store(key, [])  # the parent would be created (by an earlier task, or the plan): empty yet
+            return self._collections[key]
         if self._collections.get(key) is None:
             self._store(key, [obj for obj in resource.candidates(None, None) if resource.manageable(obj)])
             self.reads += 1

@@ -47,12 +47,12 @@ def with_member_emails(role):
 
 def list_roles(task, organization_path=None):
     """The roles of the task's organization (or of ``organization_path``, ``/api/organizations/<id>/``)."""
-    if task.missing_parent:
-        return []
     path = organization_path + "roles/" if organization_path else task.org_path("roles")
     known = task.known(path)  # organization_state: the roles as its roles section left them
     if known is not None:
         return known
+    if task.missing_parent:
+        return []
     return task.client.list_all(path, context="listing roles")
 
 

@@ -110,10 +110,12 @@ class Root:
     :param project_ids: ``project_ids(obj)``: the organization's projects, its first first.
     :param default_project: the field of the organization as applied that holds its first project.
     :param export: ``export(ctx, org)``: the top of the document as exported.
+    :param comes_with: ``comes_with(default_project, client)``: ``{collection part: [objects]}`` PostHog
+        makes with a new organization (its first project, its owner), known to the plan.
     """
 
     def __init__(self, resource, settings, deferred=None, refers=(), project_ids=None, default_project=None,
-                 export=None, comments=()):
+                 export=None, comments=(), comes_with=None):
         self.resource = resource
         self.settings = settings
         self.deferred = deferred or {}
@@ -122,3 +124,4 @@ class Root:
         self.default_project = default_project
         self.export = export
         self.comments = comments
+        self.comes_with = comes_with

@@ -273,6 +273,8 @@ class OrganizationState:
         created = [a for a in self.organization.actions if a.creates]
         inner._organization_id = org.get("id") or self.definition.get("name")
         if created:  # nothing exists in it yet: nothing is read in it
+            inner.warn("organization %r does not exist yet: the plan creates it, with everything the document "
+                       "lists in it" % self.definition.get("name"))
             inner.missing_parent = self.organization.task.missing_parent = \
                 "organization %r" % self.definition.get("name")
         if self.definition.get("project_id"):
@@ -285,6 +287,10 @@ class OrganizationState:
         inner.params["organization"] = inner._organization_id
         inner.params["project_id"] = project
         self.project_ids = self.root.project_ids(org)
+        if created and self.root.comes_with:
+            made = self.root.comes_with(plan.unknown(created[0], self.root.default_project), self.task.client)
+            for part, objects in made.items():
+                self.listing.seed(inner.org_path(part), objects)
 
     def _plan_one(self, plan, resource, where, skip_missing=False, section=None):
         """Plan one object (or one planner's set); None when skipped as missing. Its actions carry what
@@ -350,7 +356,9 @@ class OrganizationState:
         params.update(dict((k, None) for k in self.root.resource.fields))
         params.update(given, id=None, name=org.get("name"))
         known = Listing([org], key=self.organization.listing_key())
-        deferred = self.deferred = self.root.resource(self.organization.task, params, known)
+        task = self._task(dict(self.task.params))
+        task.missing_parent = self.inner.missing_parent
+        deferred = self.deferred = self.root.resource(task, params, known)
         where = "%s (%s)" % (ROOT_LABEL, ", ".join(k.replace("_", " ") for k in sorted(given)))
         plan.section, plan.label = ROOT_LABEL, where
         self._plan_one(plan, deferred, where)
