@@ -28,6 +28,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     UPDATE,
     Failure,
     Resource,
+    Scope,
     Step,
     mask,
     values_match,
@@ -479,6 +480,9 @@ class BatchExport(Resource):
 
     kind = "batch export"
     return_key = "batch_export"
+    # Each project's exports: the route the document's exports converge through (and prune covers), and
+    # the only one PostHog's newest API has; without project_id, the spec's organization route.
+    SCOPE = Scope("project", "batch_exports")
     list_option = "batch_exports"
     item_options = ITEM_OPTIONS
     named_by = "name or id"
@@ -486,12 +490,6 @@ class BatchExport(Resource):
               "offset_day", "offset_hour") + NEWEST_FIELDS
     secret_paths = tuple("destination.config.%s" % key for key in sorted(all_secret_keys()))
     steps = (UPDATE, PAUSE)
-
-    @classmethod
-    def prune_scopes(cls, project_ids):
-        """Each project's exports: the route the document's exports converge through, and the only
-        one PostHog's newest API has."""
-        return [dict(project_id=str(pid)) for pid in project_ids]
 
     def __init__(self, task, params, listing=None):
         super(BatchExport, self).__init__(task, params, listing)
@@ -514,7 +512,7 @@ class BatchExport(Resource):
 
     def collection_path(self):
         if self.project_id:
-            return "/api/projects/%s/batch_exports/" % self.project_id
+            return super(BatchExport, self).collection_path()
         return self.task.org_path("batch_exports")
 
     def validate(self):

@@ -28,7 +28,7 @@ import time
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
-from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step
+from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Scope, Step
 from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 DOMAIN_RE = re.compile(r"^([a-z0-9]+(-[a-z0-9]+)*\.)+[a-z]{2,}$")
@@ -193,6 +193,7 @@ class Domain(Resource):
 
     kind = "domain"
     return_key = "domain"
+    SCOPE = Scope("organization", "domains")
     list_option = "domains"
     item_options = ITEM_OPTIONS
     lookups = ("id", "domain")
@@ -215,8 +216,6 @@ class Domain(Resource):
         return self.verifying  # SSO settings go in once the new domain is verified
 
     # ------------------------------------------------------------ describing
-    def collection_path(self):
-        return self.task.org_path("domains")
 
     def identity(self):
         if self.params.get("domain") is not None:

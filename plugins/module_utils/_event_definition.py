@@ -24,7 +24,7 @@ import copy
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError, require_object
 from ansible_collections.posthog.admin.plugins.module_utils._module import UUID_RE, list_or_get, project_id_of
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Field, Resource, Update
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Field, Resource, Scope, Update
 from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 EVENT_TYPES = ("event", "all", "action_event", "event_posthog", "event_custom")
@@ -185,14 +185,13 @@ class EventDefinition(Resource):
 
     kind = "event definition"
     return_key = "event_definition"
+    SCOPE = Scope("project", "event_definitions")
     list_option = "event_definitions"
     item_options = ITEM_OPTIONS
     named_by = "name or id"
     FIELDS = FIELDS
     steps = (DocumentEvent(),)
 
-    def collection_path(self):
-        return "/api/projects/%s/event_definitions/" % project_id_of(self.params)
 
     def identity(self):
         option, value = self.lookup()

@@ -39,6 +39,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     SECRET_MASK,
     Failure,
     Resource,
+    Scope,
     Update,
     name_problem,
     values_match,
@@ -179,6 +180,7 @@ class HogFunction(Resource):
 
     kind = "hog function"
     return_key = "hog_function"
+    SCOPE = Scope("project", "hog_functions")
     list_option = "hog_functions"
     item_options = ITEM_OPTIONS
     named_by = "name or id"
@@ -186,16 +188,10 @@ class HogFunction(Resource):
     frozen = ("type", "template_id")
     steps = (HOG_UPDATE,)
 
-    @classmethod
-    def prune_scopes(cls, project_ids):
-        return [dict(project_id=str(pid)) for pid in project_ids]
-
     def __init__(self, task, params, listing=None):
         super(HogFunction, self).__init__(task, params, listing)
         self.sent_secrets = False  # whether this run sends the secret inputs (then the diff shows them, masked)
 
-    def collection_path(self):
-        return "/api/projects/%s/hog_functions/" % project_id_of(self.params)
 
     def identity(self):
         option, value = self.lookup()

@@ -33,6 +33,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     UPDATE,
     Failure,
     Resource,
+    Scope,
     Step,
     mask,
     name_problem,
@@ -148,6 +149,7 @@ class IdentityProviderConfig(Resource):
 
     kind = "identity provider configuration"
     return_key = "identity_provider_config"
+    SCOPE = Scope("organization", "identity_provider_configs")
     lookups = ("id", "name")
     fields = FIELDS
     unordered = ("id_jag_allowed_clients",)
@@ -160,8 +162,6 @@ class IdentityProviderConfig(Resource):
         self.sent_secret = False
         self._domain_ids = None
 
-    def collection_path(self):
-        return self.task.org_path("identity_provider_configs")
 
     def validate(self):
         params = self.params

@@ -27,7 +27,7 @@ import copy
 import uuid as uuid_module
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError, require_object
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Planner, Resource
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Planner, Resource, Scope
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import (
     add_request,
     check_membership,
@@ -637,12 +637,11 @@ class Member(Resource):
 
     kind = "member"
     return_key = "member"
+    SCOPE = Scope("organization", "members")
     lookups = ("user_uuid", "email")
     named_by = "email or user_uuid"
     id_option = None
 
-    def collection_path(self):
-        return self.task.org_path("members")
 
     def path_of(self, obj):
         return self.task.org_path("members", obj["user"]["uuid"])

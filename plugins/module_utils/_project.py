@@ -29,6 +29,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     Failure,
     Field,
     Resource,
+    Scope,
     mask,
     name_problem,
     options_of,
@@ -115,14 +116,14 @@ class Project(Resource):
 
     kind = "project"
     return_key = "project"
+    SCOPE = Scope("organization", "projects")
+    summary_list = True  # the list answers a summary: a match's settings are read whole
     lookups = ("id", "name")
     named_by = "name or id"
     FIELDS = FIELDS
     folded = ("name",)  # PostHog keeps names unique regardless of case
     secret_paths = SECRET_FIELDS  # the tokens too, which the module never manages
 
-    def collection_path(self):
-        return self.task.org_path("projects")
 
     def validate(self):
         params = self.params
@@ -157,10 +158,6 @@ class Project(Resource):
 
     def export(self, obj):
         return dict(name=self.read(obj, "name"), **super(Project, self).export(obj))
-
-    def complete(self, obj):
-        """The list answers a summary: read the match's settings."""
-        return self.client.get(self.detail_path(obj["id"]), context="reading %s" % self.identity())
 
     # --------------------------------------------------------------- writing
     def create_payload(self, desired):

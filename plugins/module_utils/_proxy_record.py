@@ -29,7 +29,7 @@ import re
 import time
 
 from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Resource, Step
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Resource, Scope, Step
 from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 DOMAIN_MAX_LENGTH = 64
@@ -131,6 +131,8 @@ class ProxyRecord(Resource):
 
     kind = "proxy record"
     return_key = "proxy_record"
+    SCOPE = Scope("organization", "proxy_records")
+    leaving = ("status", DELETING)  # PostHog is removing it: the domain can have a new one once it is gone
     lookups = ("id", "domain")
     named_by = "domain or id"
     frozen = ("domain",)
@@ -138,8 +140,6 @@ class ProxyRecord(Resource):
     clock = staticmethod(time.monotonic)
     sleep = staticmethod(time.sleep)
 
-    def collection_path(self):
-        return self.task.org_path("proxy_records")
 
     def identity(self):
         if self.params.get("domain") is not None:
@@ -174,9 +174,6 @@ class ProxyRecord(Resource):
     def read(self, obj, field):
         value = super(ProxyRecord, self).read(obj, field)
         return normalise_domain(value) if field == "domain" else value
-
-    def gone(self, obj):
-        return obj.get("status") == DELETING
 
     def view(self, obj, desired):
         view = super(ProxyRecord, self).view(obj, desired)

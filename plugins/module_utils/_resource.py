@@ -59,29 +59,23 @@ def name_problem(params, max_length, option="name"):
     return None
 
 
-
-
-
-
-
-
-
-
-
-
-
-
 class Field:
     """One field of a kind, described once: the option that sets it (``type``, ``elements``,
-    ``choices``; ``secret`` options are no_log), how the user's value is sent (``to_api``), how
-    PostHog's is read back to be compared (``from_api``) and exported (``to_user``), whether a list
-    compares as a set (``unordered``), whether PostHog keeps the first value (``frozen``), and whether
-    the export writes it (``export``; secrets never: PostHog returns none, or they must not reach a
-    file). Converge, diff, validation (the argument spec) and export all derive from these."""
+    ``choices``; ``secret`` options are no_log), the API field it is sent as (``api``, default its
+    name), how the user's value is sent (``to_api``), how PostHog's is read back to be compared
+    (``from_api``) and exported (``to_user``), how the two compare (``compare(wanted, current)``, else
+    ``case="fold"`` for text PostHog keeps in any case, else as a set when ``unordered``, else
+    :func:`values_match`), whether PostHog keeps the first value (``frozen``), whether PostHog never
+    answers it (``write_only``: sent, never compared by value), whether the update sends it (``sent``;
+    false: a step of the kind converges it), and whether the export writes it
+    (``export``; secrets never: PostHog returns none, or they must not reach a file). Converge, diff,
+    validation (the argument spec), secrets and export all derive from these."""
 
     def __init__(self, name, type="str", elements=None, choices=None, to_api=None, from_api=None, to_user=None,
-                 unordered=False, secret=False, frozen=False, export=True):
+                 unordered=False, secret=False, frozen=False, export=True, api=None, compare=None, case=None,
+                 write_only=False, option=None, sent=True):
         self.name = name
+        self.api = api or name
         self.option = dict(type=type)
         if elements:
             self.option["elements"] = elements
@@ -89,12 +83,17 @@ class Field:
             self.option["choices"] = sorted(choices)
         if secret:
             self.option["no_log"] = True
+        self.option.update(option or {})
         self.to_api = to_api
         self.from_api = from_api
         self.to_user = to_user
         self.unordered = unordered
         self.secret = secret
         self.frozen = frozen
+        self.compare = compare
+        self.case = case
+        self.write_only = write_only or secret
+        self.sent = sent  # False: a step converges it (a role's members), not the update
         self.export = False if secret else export  # True, False, or "if_true": only a true value is written
 
 
@@ -103,10 +102,31 @@ def options_of(fields):
     return dict((f.name, dict(f.option)) for f in fields)
 
 
+class Scope:
+    """Where a kind's objects live: in the organization (``organization``) or in a project
+    (``project``, the item's ``project_id``), under ``part`` (``roles``, ``hog_functions``) - the one
+    path template that finding, listing, prune and the export all use."""
+
+    def __init__(self, parent, part):
+        self.parent = parent
+        self.part = part
+
+    def path(self, task, params):
+        if self.parent == "project":
+            from ansible_collections.posthog.admin.plugins.module_utils._module import project_id_of
+            return "/api/projects/%s/%s/" % (project_id_of(params), self.part)
+        if self.parent == "organization":
+            return task.org_path(self.part)
+        return "/api/%s/" % self.part
+
+    def each(self, project_ids):
+        """The params of every collection of this scope organization_state's ``prune`` covers."""
+        if self.parent == "project":
+            return [dict(project_id=str(pid)) for pid in project_ids]
+        return [{}]
+
+
 EMPTY = (None, "", [], {})
-
-
-
 
 
 class Result:
@@ -194,7 +214,7 @@ class Update(Step):
         return resource.predict_update(result.obj, plan)
 
     def requests(self, resource, result, plan):
-        return [resource.update_request(result.obj, resource.update_payload(result.obj, plan))]
+        return [resource.update_request(result.obj, resource.api_body(resource.update_payload(result.obj, plan)))]
 
 
 UPDATE = Update()
@@ -214,24 +234,26 @@ class Resource:
     return_key = None               # the object is returned under this key: "batch_export"
     list_option = None              # the module's list option: "batch_exports" (None: no list mode)
     item_options = ()               # the options an item of the list may set
+    SCOPE = None                    # where its objects live (Scope): the path finding, prune and export use
     lookups = ("id", "name")        # options that identify the object, in order of precedence
+    folded = ()                     # look-ups PostHog compares regardless of case (trimmed): a role's name
     named_by = None                 # how messages list the lookups ("name or id"); default from lookups
     id_option = "id"                # the lookup answered by one GET of the object (None: none is)
-    fields = ()                     # options managed as API fields of the same name
-    unordered = ()                  # fields whose list values compare as sets
-    secret_paths = ()               # dotted paths masked in diffs and results
-    frozen = ()                     # fields PostHog keeps from creation
+    summary_list = False            # PostHog's list answers a summary: a match is read whole (one GET)
+    leaving = None                  # (field, value) of an object PostHog is removing: it counts as missing
+    FIELDS = ()                     # the kind's fields (Field); fields, unordered, secret_paths, frozen follow
+    fields = ()                     # the fields an update sends (derived from FIELDS)
+    unordered = ()                  # fields whose list values compare as sets (derived)
+    secret_paths = ()               # dotted paths masked in diffs and results (derived, and more)
+    frozen = ()                     # fields PostHog keeps from creation (derived)
     update_after_create = False     # run the Update step on a just-created object too
     steps = (UPDATE,)               # what brings an existing object in line, in order
-
-    FIELDS = ()                     # the kind's fields (Field); fields, unordered, secret_paths, frozen follow
-    folded = ()                     # look-ups PostHog compares regardless of case (trimmed): a role's name
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if "FIELDS" in cls.__dict__:  # one description: the engine's lists are derived from it (unless given)
             cls.field_map = dict((f.name, f) for f in cls.FIELDS)
-            derived = dict(fields=tuple(f.name for f in cls.FIELDS),
+            derived = dict(fields=tuple(f.name for f in cls.FIELDS if f.sent),
                            unordered=tuple(f.name for f in cls.FIELDS if f.unordered),
                            secret_paths=tuple(f.name for f in cls.FIELDS if f.secret),
                            frozen=tuple(f.name for f in cls.FIELDS if f.frozen))
@@ -265,11 +287,11 @@ class Resource:
 
     # ------------------------------------------------------------------ hooks: describing
     def collection_path(self):
-        """hook: the list/create path, ending in ``/``."""
-        raise NotImplementedError
+        """hook: the list/create path, ending in ``/``: the :attr:`SCOPE`'s."""
+        return self.SCOPE.path(self.task, self.params)
 
     def detail_path(self, obj_id):
-        """hook: the path of the object with this id."""
+        """The path of the object with this id."""
         return "%s%s/" % (self.collection_path(), obj_id)
 
     def path_of(self, obj):
@@ -318,7 +340,7 @@ class Resource:
                 for option in self.lookups if self.params.get(option) is not None]
 
     def desired(self):
-        """hook: the API fields the user set (each through its Field's ``to_api``): options left unset
+        """hook: the fields the user set (each through its Field's ``to_api``): options left unset
         are not managed."""
         desired = {}
         for name in self.fields:
@@ -329,11 +351,17 @@ class Resource:
         return desired
 
     def read(self, obj, field):
-        """hook: a field as the engine compares it, read from PostHog's object (through its Field's
-        ``from_api``)."""
-        value = (obj or {}).get(field)
+        """hook: a field as the engine compares it, read from PostHog's object (its Field's ``api``
+        name, through its ``from_api``)."""
         described = self.field_map.get(field)
+        value = (obj or {}).get(described.api if described is not None else field)
         return described.from_api(value) if described is not None and described.from_api else value
+
+    def api_body(self, payload):
+        """``payload`` (by field) as PostHog takes it: each Field's ``api`` name."""
+        if not any(f.api != f.name for f in self.FIELDS):
+            return payload
+        return dict((self.field_map[k].api if k in self.field_map else k, v) for k, v in payload.items())
 
     def export(self, obj):
         """hook: the item of organization_state's document that recreates ``obj``: its exported
@@ -356,10 +384,16 @@ class Resource:
         return value
 
     def equal(self, field, wanted, current):
-        """hook: whether PostHog's ``current`` (from :meth:`read`) satisfies the user's ``wanted``
-        (folded when ``field`` is the :attr:`folded` look-up the task finds the object by)."""
+        """hook: whether PostHog's ``current`` (from :meth:`read`) satisfies the user's ``wanted``: as
+        the Field compares (``compare``, ``case``, ``unordered``), folded when ``field`` is the
+        :attr:`folded` look-up the task finds the object by."""
         if field in self.folded and self.lookup()[0] == field:
             return isinstance(current, str) and fold(wanted) == fold(current)
+        described = self.field_map.get(field)
+        if described is not None and described.compare is not None:
+            return described.compare(wanted, current)
+        if described is not None and described.case == "fold":
+            return fold(wanted or "") == fold(current or "")
         return values_match(wanted, current, unordered=field in self.unordered)
 
     def view(self, obj, desired):
@@ -391,15 +425,17 @@ class Resource:
         return isinstance(obj, dict)
 
     def complete(self, obj):
-        """hook: the whole object for the match a look-up found in a list, where PostHog's list
-        answers a summary (one GET of ``obj``); default: the match as listed."""
-        return obj
+        """The whole object for the match a look-up found in a list: where PostHog's list answers a
+        summary (:attr:`summary_list`), one GET of ``obj``; else the match as listed."""
+        if not self.summary_list:
+            return obj
+        return self.client.get(self.detail_path(obj["id"]), context="reading %s" % self.identity())
 
     def gone(self, obj):
-        """hook: whether an object PostHog still shows is already on its way out (a proxy record
-        being deleted): the look-up treats it as missing, and keeps it in :attr:`departing` so that
-        :meth:`missing` can say why it cannot be created again yet."""
-        return False
+        """Whether an object PostHog still shows is already on its way out (:attr:`leaving`: a proxy
+        record being deleted): the look-up treats it as missing, and keeps it in :attr:`departing` so
+        that :meth:`missing` can say why it cannot be created again yet."""
+        return self.leaving is not None and obj.get(self.leaving[0]) == self.leaving[1]
 
     @classmethod
     def doomed(cls, task, params, obj):
@@ -410,12 +446,12 @@ class Resource:
     @classmethod
     def prune_scopes(cls, project_ids):
         """hook: the params (beside the task's) of each collection organization_state's ``prune``
-        covers for this kind: one by default; a project's (``project_id``) or a family's each."""
-        return [{}]
+        covers for this kind: one per project of a project's kind (its :attr:`SCOPE`), else one."""
+        return cls.SCOPE.each(project_ids) if cls.SCOPE is not None else [{}]
 
     def listing_key(self):
-        """hook: which collection a list's items share a :class:`Listing` of (default: the
-        collection path, so items of different projects each read their own)."""
+        """Which collection a list's items share a :class:`Listing` of: the collection path, so items
+        of different projects each read their own."""
         return self.collection_path()
 
     @classmethod
@@ -700,7 +736,7 @@ class Resource:
     def _create(self, result, desired):
         payload = self.create_payload(desired)
         predicted = self.predict_create(payload)
-        action = self.write("created", creates=True, **self.create_request(payload))
+        action = self.write("created", creates=True, **self.create_request(self.api_body(payload)))
         if isinstance(predicted, dict):
             predicted["id"] = self.planned.unknown(action, "id")
         result.obj = predicted

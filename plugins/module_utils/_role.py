@@ -27,7 +27,7 @@ import copy
 
 from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._people import normalize_email, standing
-from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step, name_problem
+from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Scope, Step, name_problem
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import (
     add_request,
     check_membership,
@@ -127,6 +127,7 @@ class Role(Resource):
 
     kind = "role"
     return_key = "role"
+    SCOPE = Scope("organization", "roles")
     list_option = "roles"
     item_options = ITEM_OPTIONS
     lookups = ("id", "name")
@@ -139,8 +140,6 @@ class Role(Resource):
         super(Role, self).__init__(task, params, listing)
         self.people = {}  # {email key: member} of the listed members who are members
 
-    def collection_path(self):
-        return self.task.org_path("roles")
 
     def validate(self):
         params = self.params

@@ -53,7 +53,9 @@ def list_roles(task, organization_path=None):
         return known
     if task.missing_parent:
         return []
-    return task.client.list_all(path, context="listing roles")
+    if ("roles", path) not in task.cache:  # read once per task
+        task.cache[("roles", path)] = task.client.list_all(path, context="listing roles")
+    return task.cache[("roles", path)]
 
 
 def roles_by_key(roles):

@@ -311,7 +311,7 @@ class LiveEmulator:
                     raise RuntimeError("the emulator did not start; see %s" % self.log.name)
                 time.sleep(0.1)
 
-    def _call(self, method, path, body=None, key=None):
+    def _call(self, method, path, body=None, key=None, headers=None):
         import urllib.error
         import urllib.request
         data = json.dumps(body).encode() if body is not None else None
@@ -320,6 +320,8 @@ class LiveEmulator:
             request.add_header("Content-Type", "application/json")
         if key:
             request.add_header("Authorization", "Bearer %s" % key)
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
                 text = response.read()
@@ -330,8 +332,8 @@ class LiveEmulator:
     def control(self, method, path, body=None):
         return self._call(method, "/_emulator/" + path, body)
 
-    def api(self, method, path, body=None):
-        return self._call(method, path, body, key=self.API_KEY)
+    def api(self, method, path, body=None, headers=None):
+        return self._call(method, path, body, key=self.API_KEY, headers=headers)
 
     def reset(self):
         self.info = self.control("POST", "reset", {"api_key": self.API_KEY})
