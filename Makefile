@@ -11,12 +11,12 @@ export ANSIBLE_COLLECTIONS_PATH := $(CURDIR)/$(BUILD)
 export ANSIBLE_COLLECTIONS_SCAN_SYS_PATH := false
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help venv collection demo test units emulator-test sanity integration lint reliability utils-test readme-check clean
+.PHONY: help venv collection demo test units emulator-test sanity integration lint reliability utils-test readme-check guides clean
 
 help:
 	@echo "make demo   - build .venv, start the emulator, converge the example playbook twice, show the inventory"
-	@echo "make test   - README, unit, emulator, integration, sanity, lint, reliability, molecule, ansible-core 2.16/2.21,"
-	@echo "              release and AWX checks (about 35 minutes; needs Python 3.11 and 3.13, see README.md)"
+	@echo "make test   - README, guides, unit, emulator, integration, sanity, lint, reliability, molecule, ansible-core"
+	@echo "              2.16/2.21, release and AWX checks (about 35 minutes; needs Python 3.11 and 3.13, see README.md)"
 	@echo "make bench  - the benchmark (modules vs uri playbook vs plain requests) -> bench/results.md"
 	@echo "make venv   - build .venv only"
 
@@ -45,6 +45,12 @@ demo: collection
 # and its inventory example (and the docs guide's) past a broken python3.13 shim; well under a minute.
 readme-check: venv
 	$(BIN)/python tests/utils/readme_commands.py
+
+# Every guide in docs/docsite/rst/ and every README section, run as a reader would (tests/utils/guides.py): the
+# files each says to create, its commands, its CI workflow on a stand-in for GitHub Actions, against the
+# emulator it starts; guides with organization_state both in the controller's worker and as module processes.
+guides: tarball
+	$(BIN)/python tests/utils/guides.py --tarball $(TARBALL) --work $(BUILD)/guides
 
 # The tests of the helpers in tests/utils (the demo's output: colour only on a terminal).
 utils-test: venv
@@ -79,7 +85,7 @@ reliability: collection
 
 # `make -j2 test` (.ci/run) starts the stages in this order, two at a time: the longest first, so that the
 # last to end are short ones and neither slot waits idle at the end for a long stage started late.
-test: reliability integration compat release-check sanity lint molecule emulator-test emulator-test-2.21 units awx-job readme-check utils-test
+test: reliability integration compat release-check sanity lint molecule emulator-test emulator-test-2.21 units guides awx-job readme-check utils-test
 	@echo "make test: all checks passed"
 
 clean:
@@ -195,8 +201,10 @@ ee-context: tarball .venv-release/.stamp
 	bash tests/utils/ee_context.sh $(TARBALL) $(RELEASE_BIN) $(BUILD)/ee
 
 # docs/docsite/rst/guide_awx.rst run the way AWX runs a job: ansible-runner, the collection from the tarball,
-# env/envvars from the guide's credential type, the role with an S3 export's secret, against an emulator;
-# fails if the API key or the secret shows in the job events or stdout. About a minute.
+# env/envvars from the guide's credential type, the role with an S3 export (an integration on PostHog's newest
+# API, inline keys from an AWS credential on an older one), against an emulator in each profile: check, run, run
+# again, as Ansible chooses and with posthog_admin_in_process false; fails if the API key or a secret shows in the
+# job events or stdout. About a minute.
 awx-job: tarball .venv-release/.stamp
 	$(RELEASE_BIN)/python tests/utils/awx_job.py --tarball $(TARBALL) --release-bin $(RELEASE_BIN) \
 	  --emulator-python $(BIN)/python --work $(BUILD)/awx-job

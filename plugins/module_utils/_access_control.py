@@ -144,21 +144,51 @@ def explain(error, what="the rule"):
     return error
 
 
+def organization_path(task):
+    """``/api/organizations/<id>/`` of the organization whose roles, members and plan a project's rules
+    name: the task's ``organization`` when it is given, else the organization the project belongs to (a
+    project's rules can only name its own organization's roles and members, and the key user's current
+    organization may be another one, for example after creating one). Found in the list of the key's
+    organizations (their ``teams`` and ``projects``: the scope ``organization:read`` the look-ups need
+    anyway), once per task; the current project is in the current organization."""
+    project = project_id_of(task.params)
+    if str(task.params.get("organization") or "@current").strip() != "@current" or task.missing_parent or \
+            project == "@current":
+        return task.org_path()
+    key = "access_control organization of project %s" % project
+    if key not in task.cache:
+        found = None
+        for org in task.client.list_all("/api/organizations/", context="finding the organization of project %s"
+                                        % project):
+            ids = [str(p.get("id")) for p in (org.get("teams") or []) + (org.get("projects") or [])
+                   if isinstance(p, dict)] if isinstance(org, dict) else []
+            if project in ids and org.get("id"):
+                found = str(org["id"])
+                break
+        task.cache[key] = "/api/organizations/%s/" % found if found else task.org_path()
+    return task.cache[key]
+
+
 class Subjects:
-    """The organization's roles and members, read once per task when a rule names one."""
+    """The roles and members of the project's organization, read once per task when a rule names one."""
 
     def __init__(self, task):
         self.task = task
 
     def roles(self):
         if "access_control_roles" not in self.task.cache:
-            self.task.cache["access_control_roles"] = list_roles(self.task)
+            self.task.cache["access_control_roles"] = list_roles(self.task, organization_path(self.task))
         return self.task.cache["access_control_roles"]
 
     def members(self):
-        if "members" not in self.task.cache:
-            self.task.cache["members"] = index_members(list_members(self.task))
-        return self.task.cache["members"]
+        if "access_control_members" not in self.task.cache:
+            path = organization_path(self.task)
+            if path == self.task.org_path():
+                members = list_members(self.task)
+            else:
+                members = self.task.client.list_all(path + "members/", context="listing members")
+            self.task.cache["access_control_members"] = index_members(members)
+        return self.task.cache["access_control_members"]
 
     def role_id(self, name):
         for role in self.roles():
@@ -386,7 +416,7 @@ class AccessControl(Resource):
         if not (self.params.get("role") or (self.fixed or {}).get("role")):
             return
         if "organization plan" not in self.task.cache:
-            self.task.cache["organization plan"] = self.client.get(self.task.org_path(),
+            self.task.cache["organization plan"] = self.client.get(organization_path(self.task),
                                                                    context="reading the organization's plan")
         plan = self.task.cache["organization plan"]
         features = plan.get("available_product_features") if isinstance(plan, dict) else None
@@ -421,9 +451,19 @@ class AccessControl(Resource):
 
     @classmethod
     def doomed(cls, task, params, obj):
+        """A rule PostHog has that is to go, named as a person would write it: its role by name, its
+        member by email (PostHog keys them by role id and membership id), else by that id."""
         one = cls(task, dict(params, resource=obj.get("resource"), role=None, member=None, access_level=None))
         one.fixed = obj
-        one.params["target"] = "%s for %s" % (obj.get("resource"), obj["id"].split("/", 1)[1])
+        if obj.get("role"):
+            name = one.subjects.role_name(obj["role"])
+            subject = "role %r" % name if name else "role id %s" % obj["role"]
+        elif obj.get("organization_member"):
+            email = one.subjects.member_email(obj["organization_member"])
+            subject = "member %s" % email if email else "membership id %s" % obj["organization_member"]
+        else:
+            subject = "everyone (the default)"
+        one.params["target"] = "%s for %s" % (obj.get("resource"), subject)
         return one
 
     # --------------------------------------------------------------- purge

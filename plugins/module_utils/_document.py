@@ -19,9 +19,12 @@ SETTINGS_COMMENT = "Organization settings (posthog.admin.organization). Settings
 
 
 def _comment(text, indent=""):
-    """``text`` as comment lines of at most ~100 characters."""
+    """``text`` as comment lines of at most ~100 characters, broken at spaces only: a word longer than
+    the line stays whole, and a DNS record's name or value (PostHog's challenge has ``-`` and ``_``) is
+    never cut at a hyphen, so a person copying it from one line copies all of it."""
     import textwrap
-    return [indent + "# " + line for line in textwrap.wrap(text, 100 - len(indent))]
+    return [indent + "# " + line for line in textwrap.wrap(text, 100 - len(indent), break_long_words=False,
+                                                           break_on_hyphens=False)]
 
 
 def to_yaml(document, parts, notes, comments, org, host):
@@ -86,7 +89,8 @@ def write_private(path, text, option="dest"):
     import tempfile
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
-        raise Failure("%s %s: the directory %s does not exist" % (option, path, directory))
+        raise Failure("%s %s: cannot write it, the directory %s does not exist; create it first"
+                      % (option, path, directory))
     handle, temporary = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=directory)
     try:
         with os.fdopen(handle, "w") as out:

@@ -59,6 +59,12 @@ ARGUMENT_SPEC.update(options_of(FIELDS))
 
 INFO_ARGUMENT_SPEC = dict(id=dict(type="str"), name=dict(type="str"), slug=dict(type="str"))
 
+# PostHog's OrganizationManager.bootstrap (posthog/models/organization.py) makes the new organization and its
+# first project the creating user's current ones.
+MSG_CURRENT = ("Like the PostHog web app, creating an organization made it the API key user's current organization, "
+               "and its first project the current project: later tasks with organization @current (the default) "
+               "or project_id @current act on them.")
+
 
 class Organization(Resource):
     """An organization, found by id or by name among those the key's user belongs to. With an id,
@@ -119,9 +125,9 @@ class Organization(Resource):
     def predict_create(self, payload):
         return dict(payload, projects=[], teams=[])
 
-    def absorb(self, action, answer):
-        obj = super(Organization, self).absorb(action, answer)
-        if isinstance(obj, dict) and action.creates:
+    def after_create(self, obj, payload):
+        self.task.warn(MSG_CURRENT)
+        if isinstance(obj, dict):
             # PostHog makes a first project with the organization: what the document's items live in
             ids = project_ids(obj)
             obj[DEFAULT_PROJECT] = ids[0] if ids else None

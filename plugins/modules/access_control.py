@@ -101,6 +101,9 @@ notes:
   - Needs the scope C(access_control:write) (C(access_control:read) in check mode), and an API key
     of an organization admin or owner. Role and member names are looked up with the scopes
     C(organization:read) and C(organization_member:read).
+  - Roles and members are looked up in the organization the project belongs to (found in one list of the API
+    key's organizations), not in the API key user's current organization; a task that sets O(organization)
+    looks there instead.
   - PostHog's newest API only; an older PostHog answers 404 and the task says so.
   - A rule PostHog's Terraform provider manages cannot be changed by anyone else while the project's
     Terraform lock is on; the task fails saying the rule is owned by Terraform. This module never

@@ -36,7 +36,9 @@ notes:
   - Needs the scope C(access_control:read); role names and member emails are looked up with
     C(organization:read) and C(organization_member:read).
   - PostHog's newest API only; an older PostHog answers 404 and the task says so.
-  - Two requests for the rules, one more for the roles and one for the members when a rule names one.
+  - Two requests for the rules; when a rule names a role or a member, one more to find the project's
+    organization (where the roles and members are looked up, rather than the API key user's current one),
+    one for the roles and one for the members.
 seealso:
   - module: posthog.admin.access_control
 """

@@ -54,6 +54,8 @@ options:
 notes:
   - Needs the scope C(hog_function:read).
   - Secret inputs of a function are returned as C({"secret":true}); PostHog never returns their value.
+  - PostHog's newest API only (hog functions are in PostHog since 2024); an older PostHog answers 404 and the
+    task says so.
 seealso:
   - module: posthog.admin.hog_function
 """
@@ -74,6 +76,13 @@ EXAMPLES = r"""
 - name: Show their names and whether they run
   ansible.builtin.debug:
     msg: "{{ destinations.hog_functions | items2dict(key_name='name', value_name='enabled') }}"
+
+- name: PostHog's destination templates
+  posthog.admin.hog_function_info:
+    project_id: "{{ acme_web.projects[0].id }}"
+    templates: true
+    type: [destination]
+  register: templates
 
 - name: Read the Customer.io template, to see its inputs and which are secret
   posthog.admin.hog_function_info:

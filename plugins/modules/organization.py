@@ -118,6 +118,9 @@ notes:
   - Updating needs the admin level in the organization; deleting needs the owner level.
   - PostHog computes the slug from the name when the organization is created; it does not change
     on rename.
+  - Creating an organization makes it the API key user's current organization, and its first project
+    the current project, as the PostHog web app does; the task warns, since later tasks with
+    O(organization=@current) (the default) or O(project_id=@current) then act on them.
 seealso:
   - module: posthog.admin.organization_info
   - module: posthog.admin.role

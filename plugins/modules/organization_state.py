@@ -141,8 +141,9 @@ options:
     default: false
 notes:
   - Needs the scopes of the parts it manages (see each module); for all of them C(organization:write),
-    C(organization_member:write), C(user:read), C(project:write), C(batch_export:write), C(plugin:write)
-    and C(event_definition:write).
+    C(organization_member:write), C(user:read), C(project:write), C(access_control:write),
+    C(batch_export:write), C(integration:read) (a batch export's integration named by name),
+    C(hog_function:write), C(plugin:write) and C(event_definition:write).
   - Fails before any request when any part of the document is wrong, naming each problem.
   - Plans the whole organization before the first write (a check-mode pass; each collection is read
     once, and the real run reuses those reads) and refuses, with nothing written, a plan that deletes

@@ -55,7 +55,8 @@ options:
     type: path
 notes:
   - Needs the scopes C(organization:read), C(organization_member:read), C(project:read),
-    C(batch_export:read), C(plugin:read) and C(event_definition:read). A part PostHog refuses or no longer has (the plugin
+    C(access_control:read), C(batch_export:read), C(integration:read), C(hog_function:read), C(plugin:read)
+    and C(event_definition:read). A part PostHog refuses or no longer has (the plugin
     API on today's PostHog Cloud) is left out and named in C(notes).
   - Event definitions nobody documented (no description, tags, owner, and neither verified nor
     hidden) are left out; PostHog makes them from the events it ingests.

@@ -84,3 +84,55 @@ def test_plugins_to_hog_functions_guide_shows_the_tested_example():
         guide = handle.read()
     shown = "\n".join(("    " + line) if line else "" for line in tasks)
     assert shown in guide, "copy tests/integration/targets/hog_function/tasks/from_plugin.yml into the guide's step 2"
+
+
+def scopes_of(name):
+    doc = documentation("modules", name)
+    return set(SCOPE.findall(" ".join(doc.get("notes") or [])))
+
+
+def section_modules():
+    """The module behind each section of organization_state's document, as its comment names it."""
+    from ansible_collections.posthog.admin.plugins.module_utils import _catalog
+    text = " ".join(_catalog.section(key).comment for key, dummy, many, outputs in _catalog.CATALOG)
+    return sorted(set(re.findall(r"\(posthog\.admin\.(\w+)\)", text)) | {"organization"})
+
+
+def covered(scope, scopes):
+    obj, access = scope.split(":")
+    return scope in scopes or (access == "read" and obj + ":write" in scopes)
+
+
+@pytest.mark.parametrize("name", section_modules())
+def test_organization_state_names_the_scopes_of_every_part(name):
+    """organization_state (and the role, which is that task) needs what each part's module needs to
+    change it; organization_state_info what it needs to read it."""
+    assert len(section_modules()) > 10
+    needed = scopes_of(name)
+    state = scopes_of("organization_state")
+    missing = sorted(s for s in needed if s != "user:read" and not covered(s, state))
+    assert missing == [], "organization_state's notes (and the scope tables) lack %s, which %s needs" % (missing, name)
+    info = scopes_of("organization_state_info")
+    reads = sorted(set(s.split(":")[0] + ":read" for s in needed) - {"user:read"})
+    assert [s for s in reads if s not in info] == [], "organization_state_info's notes lack what reading %s needs" % name
+    with open(os.path.join(ROOT, "roles", "organization_as_code", "meta", "argument_specs.yml")) as handle:
+        role_spec = handle.read()
+    with open(os.path.join(ROOT, "roles", "organization_as_code", "README.md")) as handle:
+        role_readme = handle.read()
+    for scope in state:
+        assert "C(%s)" % scope in role_spec and "`%s`" % scope in role_readme, (
+            "the role's documentation lacks %s, which organization_state needs" % scope)
+
+
+def test_the_readme_scope_table_has_every_module():
+    with open(os.path.join(ROOT, "README.md")) as handle:
+        text = handle.read()
+    table = text[text.index("\n## Scopes\n"):text.index("\n### ", text.index("\n## Scopes\n"))]
+    first_cells = [line.split("|")[1] for line in table.splitlines() if line.startswith("| `")]
+    named = set(re.findall(r"`(\w+)`", "\n".join(first_cells)))
+    assert [name for name in plugins("modules") if name not in named] == []
+    rows = dict((re.findall(r"`(\w+)`", line.split("|")[1])[0], line.split("|")[2]) for line in table.splitlines()
+                if line.startswith("| `"))
+    for name in ("organization_state", "organization_state_info"):
+        cell = rows.get(name, "")
+        assert [s for s in scopes_of(name) if s not in cell] == [], "README's scope row of %s: %s" % (name, cell)

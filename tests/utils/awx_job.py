@@ -12,18 +12,26 @@ credentials inject. This script builds one:
 - the collection installed from the release tarball (the execution environment's part);
 - env/envvars from the guide's custom credential type: its injector configuration, rendered with
   Jinja2 from the inputs a user would enter (the emulator's address and its API key; AWX renders
-  injectors with Jinja2 too), plus AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY as AWX's built-in
-  Amazon Web Services credential injects them;
+  injectors with Jinja2 too), plus, for an older PostHog, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY
+  as AWX's built-in Amazon Web Services credential injects them;
 - project/site.yml and project/organizations/acme-analytics.yml from the guide, which converge an
-  organization with the role posthog.admin.organization_as_code, including an S3 batch export whose
-  aws_secret_access_key comes from the environment;
+  organization with the role posthog.admin.organization_as_code, including an S3 batch export;
 - an inventory with localhost as AWX's Demo Inventory has it;
 
-then `ansible-runner run` against a posthog-emulator on 127.0.0.1, at verbosity -vvv. It checks that
-the job succeeded, that PostHog has the organization and the export with the secret access key the
-credential injected, and that neither the API key nor the secret access key appears in the job's
-events (artifacts/<job>/job_events/*.json: what AWX shows and stores) or its stdout, nor in any
-other artifact but `command`, where ansible-runner records the job's environment by design.
+then `ansible-runner run` against a posthog-emulator on 127.0.0.1, at verbosity -vvv, for each of the
+emulator's profiles with the guide's document for it: ``posthog`` (PostHog's newest API: an AwsS3 export
+naming the integration acme-aws, which the guide says exists in Acme Analytics' project: made first
+through the emulator's control API, PostHog's web app's stand-in, until a module makes integrations) and
+``spec`` (an older PostHog: the S3 export with the keys the AWS credential injects). As the guide's job
+template says: a check job, a run, and a run again that changes nothing; and all of it twice, the
+second time with posthog_admin_in_process: false in the job's extra variables (organization_state as a
+module process instead of in the controller's worker).
+
+It checks that the jobs succeeded, that PostHog has the organization and the export (with the
+integration, or with the secret access key the credential injected), and that neither the API key nor
+the secret access key appears in the jobs' events (artifacts/<job>/job_events/*.json: what AWX shows
+and stores) or their stdout, nor in any other artifact but `command`, where ansible-runner records the
+job's environment by design.
 """
 import argparse
 import glob
@@ -41,6 +49,9 @@ import urllib.request
 import jinja2.sandbox
 import yaml
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import doc_blocks  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GUIDE = os.path.join(ROOT, "docs", "docsite", "rst", "guide_awx.rst")
 JOB = "job1"
@@ -54,28 +65,9 @@ def fail(message, output=None):
 
 
 def rst_blocks(path):
-    """The code-block directives of an rst file, as {first comment line: body}."""
-    with open(path) as handle:
-        lines = handle.read().splitlines()
-    blocks = {}
-    for index, line in enumerate(lines):
-        if not re.match(r"^\.\. code-block::", line):
-            continue
-        body = []
-        for following in lines[index + 1:]:
-            if following.strip() and not following.startswith(" "):
-                break
-            body.append(following)
-        while body and not body[-1].strip():
-            body.pop()
-        while body and not body[0].strip():
-            body.pop(0)
-        indent = min(len(b) - len(b.lstrip()) for b in body if b.strip())
-        text = "\n".join(b[indent:] for b in body) + "\n"
-        first = text.splitlines()[0]
-        if first.startswith("#"):
-            blocks[first.lstrip("# ").strip()] = text
-    return blocks
+    """The guide's code blocks by their first line (a comment naming them), as {name: body}."""
+    return dict((b.body.splitlines()[0].lstrip("# ").strip(), b.body) for b in doc_blocks.rst_blocks(path)
+                if b.body.startswith("#"))
 
 
 def block(blocks, name):
@@ -139,22 +131,67 @@ def leaks(root, needles, skip=()):
     return found
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--tarball", required=True)
-    parser.add_argument("--release-bin", required=True, help="the venv bin with ansible-runner and ansible-core")
-    parser.add_argument("--emulator-python", required=True, help="a Python with posthog-emulator installed")
-    parser.add_argument("--work", required=True)
-    args = parser.parse_args()
-    started = time.time()
+RECAP = re.compile(r"^(\S+)\s*:\s*ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)", re.M)
+# The guide's organization document for each profile, by its first line; and whether the job injects AWS keys.
+CASES = [
+    ("posthog", "organizations/acme-analytics.yml", False),
+    ("spec", "organizations/acme-analytics.yml, for an older PostHog (credentials with the export)", True),
+]
+WAYS = [("worker", {}), ("module process", {"posthog_admin_in_process": False})]
+# What the job template does, in order: (job type, extra ansible-playbook arguments, changed expected).
+JOBS = [("check", "--check --diff", True), ("run", "", True), ("run again", "", False)]
+
+
+def call(url, method="GET", body=None, key=None):
+    headers = {"Content-Type": "application/json"}
+    if key:
+        headers["Authorization"] = "Bearer " + key
+    request = urllib.request.Request(url, data=json.dumps(body).encode() if body is not None else None,
+                                     headers=headers, method=method)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        text = response.read()
+    return json.loads(text) if text else None
+
+
+def premise(emulator, declared):
+    """What the guide says exists before the posthog profile's job: the organization and, in its project,
+    the integration the export names (made in PostHog's web app; here through the control API)."""
+    key, url = emulator["api_key"], emulator["url"]
+    org = call(url + "/api/organizations/", "POST", {"name": declared["name"]}, key)
+    project = org["teams"][0]["id"] if org.get("teams") else org["projects"][0]["id"]
+    wanted = declared["batch_exports"][0]["destination"]["integration"]
+    call("%s/_emulator/projects/%s/integrations" % (url, project), "POST", {
+        "kind": "aws-s3", "integration_id": wanted, "config": {"name": wanted, "aws_account_id": "123456789012"},
+        "sensitive_config": {"aws_access_key_id": random_text("AKIA", 16).upper(),
+                             "aws_secret_access_key": random_text("awx-integration-secret-")}})
+    return project
+
+
+def run_job(release_bin, ee_env, pdd, ident, cmdline, started):
+    if cmdline:
+        write(os.path.join(pdd, "env", "cmdline"), cmdline)
+    elif os.path.exists(os.path.join(pdd, "env", "cmdline")):
+        os.remove(os.path.join(pdd, "env", "cmdline"))
+    cmd = [os.path.join(release_bin, "ansible-runner"), "run", pdd, "-p", "site.yml", "--ident", ident] + \
+        ["-v"] * VERBOSITY
+    proc = subprocess.run(cmd, env=ee_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          check=False, timeout=900)
+    artifacts = os.path.join(pdd, "artifacts", ident)
+    print("awx-job:   %s: ansible-runner run (verbosity %d) -> exit %d, status %s, %d job events, at %.0f s" % (
+        ident, VERBOSITY, proc.returncode, open(os.path.join(artifacts, "status")).read().strip(),
+        len(glob.glob(os.path.join(artifacts, "job_events", "*.json"))), time.time() - started))
+    if proc.returncode:
+        fail("job %s failed" % ident, proc.stdout)
+    return proc, artifacts
+
+
+def run_case(args, blocks, profile, document, aws, way, extravars, work, started):
     release_bin = os.path.abspath(args.release_bin)
-    work = os.path.abspath(args.work)
-    shutil.rmtree(work, ignore_errors=True)
     pdd = os.path.join(work, "private_data_dir")
     home = os.path.join(work, "home")
     collections = os.path.join(work, "ee", "collections")
     os.makedirs(home)
-    blocks = rst_blocks(GUIDE)
+    print("awx-job: the %s profile, %s" % (profile, way))
 
     # The execution environment: ansible-core, requests, and the collection from its tarball.
     base_env = dict((k, v) for k, v in os.environ.items()
@@ -167,79 +204,117 @@ def main():
 
     state = os.path.join(work, "emulator")
     ctl = [os.path.abspath(args.emulator_python), os.path.join(ROOT, "tests", "utils", "emulator_ctl.py")]
-    subprocess.check_call(ctl + ["start", "--state", state])
+    subprocess.check_call(ctl + ["start", "--state", state, "--profile", profile])
     try:
         with open(os.path.join(state, "emulator.json")) as handle:
             emulator = json.load(handle)
-        aws_key_id = random_text("AKIA", 16).upper()
-        aws_secret = random_text("awx-job-secret-")
+        key = emulator["api_key"]
+        organization = block(blocks, document)
+        declared = yaml.safe_load(organization)["acme_analytics"]
+        project = premise(emulator, declared) if not aws else None
 
-        # What the job's two credentials inject: the guide's PostHog type, and AWX's Amazon Web Services.
-        envvars = credential_env(blocks, dict(host=emulator["url"], api_key=emulator["api_key"]))
-        envvars.update(AWS_ACCESS_KEY_ID=aws_key_id, AWS_SECRET_ACCESS_KEY=aws_secret)
+        # What the job's credentials inject: the guide's PostHog type, and AWX's Amazon Web Services.
+        envvars = credential_env(blocks, dict(host=emulator["url"], api_key=key))
+        needles = {"the API key": key}
+        if aws:
+            aws_key_id = random_text("AKIA", 16).upper()
+            aws_secret = random_text("awx-job-secret-")
+            envvars.update(AWS_ACCESS_KEY_ID=aws_key_id, AWS_SECRET_ACCESS_KEY=aws_secret)
+            needles["the S3 secret access key"] = aws_secret
         write(os.path.join(pdd, "env", "envvars"), yaml.safe_dump(envvars))
         write(os.path.join(pdd, "env", "settings"), yaml.safe_dump({"job_timeout": 600}))
+        if extravars:
+            write(os.path.join(pdd, "env", "extravars"), yaml.safe_dump(extravars))
         write(os.path.join(pdd, "inventory", "hosts.yml"), yaml.safe_dump({"all": {"hosts": {"localhost": {
             "ansible_connection": "local", "ansible_python_interpreter": "{{ ansible_playbook_python }}"}}}}))
         write(os.path.join(pdd, "project", "site.yml"), block(blocks, "site.yml"))
-        organization = block(blocks, "organizations/acme-analytics.yml")
         write(os.path.join(pdd, "project", "organizations", "acme-analytics.yml"), organization)
-        declared = yaml.safe_load(organization)["acme_analytics"]
 
-        cmd = [os.path.join(release_bin, "ansible-runner"), "run", pdd, "-p", "site.yml", "--ident", JOB] + \
-            ["-v"] * VERBOSITY
-        proc = subprocess.run(cmd, env=ee_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              check=False, timeout=900)
-        artifacts = os.path.join(pdd, "artifacts", JOB)
-        print("awx-job: ansible-runner run (verbosity %d) -> exit %d, status %s, %d job events, in %.0f s" % (
-            VERBOSITY, proc.returncode, open(os.path.join(artifacts, "status")).read().strip(),
-            len(glob.glob(os.path.join(artifacts, "job_events", "*.json"))), time.time() - started))
-        if proc.returncode:
-            fail("the job failed", proc.stdout)
-        events = [json.load(open(p)) for p in glob.glob(os.path.join(artifacts, "job_events", "*.json"))]
-        actions = set((e.get("event_data") or {}).get("resolved_action") or (e.get("event_data") or {}).get("task_action")
-                      for e in events if e.get("event") in ("runner_on_ok", "runner_item_on_ok"))
-        # The role is one organization_state task, whose result carries the batch export's secret
-        # as its definition held it: its event is where a leak would show.
-        if "posthog.admin.organization_state" not in actions:
-            fail("no job event of the role's organization_state task (actions run: %s): did the role run?"
-                 % sorted(filter(None, actions)))
+        events, stdout = [], ""
+        for number, (job_type, cmdline, expect_change) in enumerate(JOBS, 1):
+            ident = "job%d" % number
+            proc, artifacts = run_job(release_bin, ee_env, pdd, ident, cmdline, started)
+            stdout += proc.stdout
+            changed = sum(int(r[2]) for r in RECAP.findall(re.sub(r"\x1b\[[0-9;]*m", "", proc.stdout)))
+            if bool(changed) != expect_change:
+                fail("the %s job reported changed=%d; the guide's job template expects %s" % (
+                    job_type, changed, "a change" if expect_change else "changed=0"), proc.stdout)
+            job_events = [json.load(open(p)) for p in glob.glob(os.path.join(artifacts, "job_events", "*.json"))]
+            events.extend(job_events)
+            actions = set((e.get("event_data") or {}).get("resolved_action") or
+                          (e.get("event_data") or {}).get("task_action")
+                          for e in job_events if e.get("event") in ("runner_on_ok", "runner_item_on_ok"))
+            # The role is one organization_state task, whose result carries the batch export's secret
+            # as its definition held it: its event is where a leak would show.
+            if "posthog.admin.organization_state" not in actions:
+                fail("no job event of the role's organization_state task (actions run: %s): did the role run?"
+                     % sorted(filter(None, actions)))
+            # Nothing the job shows or stores may hold the secrets.
+            shown = leaks(os.path.join(artifacts, "job_events"), needles)
+            shown += [("stdout (ansible-runner's)", label) for label, value in needles.items() if value in proc.stdout]
+            shown += [("artifacts/%s/%s" % (ident, path), label)
+                      for path, label in leaks(artifacts, needles, skip=("command",))
+                      if not path.startswith("job_events")]
+            if shown:
+                fail("secrets in what the job shows: %s" % ", ".join("%s in %s" % (label, path) for path, label in shown))
 
-        # The job did its work: the organization and the export, with the secret that was injected.
-        key = emulator["api_key"]
-        orgs = [o for o in api(emulator["url"], key, "/api/organizations/")["results"] if o["name"] == declared["name"]]
+        # The jobs did their work: the organization and the export, with its integration or its keys.
+        orgs = [o for o in call(emulator["url"] + "/api/organizations/", key=key)["results"]
+                if o["name"] == declared["name"]]
         if len(orgs) != 1:
             fail("PostHog has %d organizations named %r" % (len(orgs), declared["name"]))
-        org = api(emulator["url"], key, "/api/organizations/%s/" % orgs[0]["id"])
+        org = call("%s/api/organizations/%s/" % (emulator["url"], orgs[0]["id"]), key=key)
         for setting, value in declared["settings"].items():
             if org.get(setting) != value:
                 fail("the organization's %s is %r, not %r" % (setting, org.get(setting), value))
-        exports = api(emulator["url"], key, "/api/organizations/%s/batch_exports/" % org["id"])["results"]
+        project = project or (org.get("teams") or org.get("projects"))[0]["id"]
+        route = "/api/projects/%s/batch_exports/" % project if not aws else \
+            "/api/organizations/%s/batch_exports/" % org["id"]
         wanted = declared["batch_exports"][0]
-        export = [e for e in exports if e["name"] == wanted["name"]]
+        export = [e for e in call(emulator["url"] + route, key=key)["results"] if e["name"] == wanted["name"]]
         if len(export) != 1:
             fail("PostHog has %d batch exports named %r" % (len(export), wanted["name"]))
-        stored = json.load(urllib.request.urlopen("%s/_emulator/batch_exports/%s" % (emulator["url"], export[0]["id"]),
-                                                  timeout=10))["destination"]["config"]
-        if stored.get("aws_secret_access_key") != aws_secret or stored.get("aws_access_key_id") != aws_key_id:
-            fail("PostHog did not receive the credentials the AWS credential injected")
-        print("awx-job: PostHog has %r with its settings and the S3 export %r, holding the injected access key"
-              % (org["name"], export[0]["name"]))
-
-        # Nothing the job shows or stores may hold the secrets.
-        needles = {"the API key": key, "the S3 secret access key": aws_secret}
-        shown = leaks(os.path.join(artifacts, "job_events"), needles)
-        shown += [("stdout (ansible-runner's)", label) for label, value in needles.items() if value in proc.stdout]
-        shown += [("artifacts/%s/%s" % (JOB, path), label) for path, label in leaks(artifacts, needles, skip=("command",))
-                  if not path.startswith("job_events")]
-        if shown:
-            fail("secrets in what the job shows: %s" % ", ".join("%s in %s" % (label, path) for path, label in shown))
-        recorded = sorted(set(label for dummy, label in leaks(artifacts, needles) if dummy == "command"))
-        print("awx-job: neither the API key nor the S3 secret access key is in the %d job events, the stdout "
-              "or any other artifact (artifacts/%s/command records the job's environment, as ansible-runner "
-              "always does: %s)" % (len(events), JOB, ", ".join(recorded) or "nothing"))
+        stored = call("%s/_emulator/batch_exports/%s" % (emulator["url"], export[0]["id"]))["destination"]
+        if aws:
+            if stored["config"].get("aws_secret_access_key") != aws_secret or \
+                    stored["config"].get("aws_access_key_id") != aws_key_id:
+                fail("PostHog did not receive the credentials the AWS credential injected")
+            what = "the S3 export %r, holding the injected access key" % export[0]["name"]
+        else:
+            integrations = call("%s/api/projects/%s/integrations/" % (emulator["url"], project), key=key)["results"]
+            named = [i["id"] for i in integrations if (i.get("config") or {}).get("name") == wanted["destination"][
+                "integration"]]
+            if stored.get("type") != "AwsS3" or str(stored.get("integration")) not in [str(i) for i in named]:
+                fail("the export does not write with the integration %r: %s" % (
+                    wanted["destination"]["integration"], json.dumps(stored)))
+            what = "the AwsS3 export %r, writing with the integration %r" % (
+                export[0]["name"], wanted["destination"]["integration"])
+        print("awx-job:   PostHog has %r with its settings and %s; check, run, run again (changed=0)" % (org["name"], what))
+        recorded = sorted(set(label for ident in ("job1", "job2", "job3")
+                              for dummy, label in leaks(os.path.join(pdd, "artifacts", ident), needles)
+                              if dummy == "command"))
+        print("awx-job:   %s: in none of the %d job events, the stdout or any other artifact (artifacts/<job>/command "
+              "records the job's environment, as ansible-runner always does: %s)" % (
+                  ", ".join(sorted(needles)), len(events), ", ".join(recorded) or "nothing"))
     finally:
         subprocess.call(ctl + ["stop", "--state", state])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tarball", required=True)
+    parser.add_argument("--release-bin", required=True, help="the venv bin with ansible-runner and ansible-core")
+    parser.add_argument("--emulator-python", required=True, help="a Python with posthog-emulator installed")
+    parser.add_argument("--work", required=True)
+    args = parser.parse_args()
+    started = time.time()
+    work = os.path.abspath(args.work)
+    shutil.rmtree(work, ignore_errors=True)
+    blocks = rst_blocks(GUIDE)
+    for profile, document, aws in CASES:
+        for way, extravars in WAYS:
+            run_case(args, blocks, profile, document, aws, way, extravars,
+                     os.path.join(work, "%s-%s" % (profile, way.replace(" ", "-"))), started)
     print("awx-job: passed in %.0f s" % (time.time() - started))
 
 

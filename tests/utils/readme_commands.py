@@ -30,6 +30,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import doc_blocks  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.join(ROOT, ".venv", "bin")
 README = os.path.join(ROOT, "README.md")
@@ -50,41 +53,20 @@ def fail(message, output=None):
 
 
 def section(path, heading):
-    with open(path) as handle:
-        text = handle.read()
-    start = text.find("\n" + heading + "\n")
-    if start < 0:
+    sections = doc_blocks.md_sections(path)
+    if heading not in sections:
         fail("%s has no section %r" % (path, heading))
-    end = text.find("\n## ", start + len(heading) + 2)
-    return text[start:end if end > 0 else len(text)]
+    return sections[heading]
 
 
 def fenced(text):
     """The fenced code blocks of a Markdown text, as (language, body)."""
-    return [(m.group(1), m.group(2)) for m in re.finditer(r"^```(\w*)\n(.*?)^```$", text, re.M | re.S)]
+    return [(b.lang, b.body) for b in doc_blocks.md_blocks(text)]
 
 
 def rst_blocks(path):
     """The code-block directives of an rst file, as (language, body)."""
-    with open(path) as handle:
-        lines = handle.read().splitlines()
-    blocks = []
-    for index, line in enumerate(lines):
-        match = re.match(r"^\.\. code-block:: *(\S+)", line)
-        if not match:
-            continue
-        body = []
-        for following in lines[index + 1:]:
-            if following.strip() and not following.startswith(" "):
-                break
-            body.append(following)
-        while body and not body[-1].strip():
-            body.pop()
-        while body and not body[0].strip():
-            body.pop(0)
-        indent = min(len(b) - len(b.lstrip()) for b in body if b.strip())
-        blocks.append((match.group(1), "\n".join(b[indent:] for b in body) + "\n"))
-    return blocks
+    return [(b.lang, b.body) for b in doc_blocks.rst_blocks(path)]
 
 
 def named(blocks, name, where):
@@ -97,22 +79,9 @@ def named(blocks, name, where):
 
 
 def commands(text):
-    """The command lines of the sh blocks, joining backslash continuations, without comments."""
-    lines = []
-    for lang, body in fenced(text):
-        if lang not in ("sh", "console", "bash"):
-            continue
-        pending = ""
-        for raw in body.splitlines():
-            line = raw.rstrip()
-            if not pending and (not line.strip() or line.lstrip().startswith("#")):
-                continue
-            if line.endswith("\\"):
-                pending += line[:-1] + " "
-                continue
-            lines.append((pending + line).strip())
-            pending = ""
-    return lines
+    """The command lines of the sh blocks, backslash continuations joined, without comments."""
+    return [step.command for block in doc_blocks.md_blocks(text) if block.lang in ("sh", "console", "bash")
+            for step in doc_blocks.console_steps(block)]
 
 
 def free_port():

@@ -5,13 +5,17 @@
 
 One generated playbook holds one play per module (in an order where what an example needs was made
 by an earlier play) and the role's play; it runs three times: in check mode, for real, and for real
-again. The connection comes from module_defaults (the role's from extra vars), and whatever an
+again. organization_state (and the role, which is that task) may run in the controller's worker or as a
+module process: the real run takes the worker (``connection: local``, the controller's Python as
+``ansible_playbook_python``), the check run and the second real run take module processes
+(``posthog_admin_in_process: false``), so every example runs both ways, and check mode's verdicts and
+the second run's "no change" hold across them. The connection comes from module_defaults (the role's from extra vars), and whatever an
 example assumes (vault variables, files, people already members, a DNS record published by a
 module of another collection) is supplied by this test from setup.yml, never edited into the
 example. Checked:
 
 * no example task fails in any run;
-* check mode's verdict (changed or not) is the real run's, task by task;
+* check mode's verdict (changed or not) is the real run's, task by task (the other way's);
 * the second real run changes nothing (except the tasks setup.yml lists as actions, which always
   act: a backfill).
 
@@ -192,7 +196,7 @@ def main():
     with open(os.path.join(HERE, "examples.yml"), "w") as handle:
         yaml.safe_dump(playbook(config, setup), handle, sort_keys=False, width=120)
     with open(os.path.join(HERE, "role_vars.json"), "w") as handle:
-        json.dump(dict(setup.get("vars", {}), ansible_python_interpreter=sys.executable,
+        json.dump(dict(setup.get("vars", {}), ansible_python_interpreter="{{ ansible_playbook_python }}",
                        emulator_url=config["emulator_url"], organization_as_code_host=config["posthog_host"],
                        organization_as_code_api_key=config["posthog_api_key"]), handle)
     env = dict(os.environ, ANSIBLE_CALLBACK_PLUGINS=os.path.join(HERE, "callback_plugins"), ANSIBLE_PIPELINING="1",
@@ -200,7 +204,8 @@ def main():
     actions = set(setup.get("actions", []))
     problems = []
     runs = {}
-    for label, args in (("check", ["--check"]), ("real", []), ("again", [])):
+    module_process = ["-e", "posthog_admin_in_process=false"]
+    for label, args in (("check", ["--check"] + module_process), ("real", []), ("again", module_process)):
         proc, entries = run(label, args, env, config)
         runs[label] = examples_of(entries)
         if label == "check":  # tasks whose premise only the real run's setup makes (setup.yml says why)

@@ -15,8 +15,15 @@ from ansible_collections.posthog.admin.tests.unit.conftest import page
 
 PROJECT = "/api/projects/7/access_controls/"
 RESOURCES = "/api/projects/7/resource_access_controls/"
-ROLES = "/api/organizations/@current/roles/"
-MEMBERS = "/api/organizations/@current/members/"
+ORG_ID = "0190a3f4-0000-7000-8000-0000000000cc"
+ROLES = "/api/organizations/%s/roles/" % ORG_ID
+MEMBERS = "/api/organizations/%s/members/" % ORG_ID
+# The key's organizations: the project's is where the roles and members a rule names are (one read, when a
+# rule names one).
+TEAM = (200, page({"id": "0190a3f4-0000-7000-8000-0000000000dd", "name": "Other", "teams": [{"id": 1}],
+                   "projects": [{"id": 1}]},
+                  {"id": ORG_ID, "name": "Acme", "teams": [{"id": 7, "name": "Acme Web"}],
+                   "projects": [{"id": 7, "name": "Acme Web"}]}))
 RID = "0190a3f4-0000-7000-8000-0000000000aa"
 MID = "0190a3f4-0000-7000-8000-000000000001"
 ANN = {"id": MID, "level": 1, "user": {"email": "ann@acme.example", "uuid": "0190a3f4-0000-7000-9000-000000000001"}}
@@ -56,27 +63,28 @@ def test_unchanged_default_is_one_read(server, run_module):
 
 
 def test_member_rule_is_created_with_the_membership_id(server, run_module):
-    server.script((200, rules()), (200, page(ANN)), (200, rule("admin", member=MID)))
+    server.script((200, rules()), TEAM, (200, page(ANN)), (200, rule("admin", member=MID)))
     result = run_module(access_control, dict(project_id="7", member="Ann@ACME.example", access_level="admin"))
     assert not result["failed"], result["msg"]
+    assert run_module.calls[1:3] == ["GET /api/organizations/?limit=500", "GET %s?limit=500" % MEMBERS]
     assert run_module.calls[-1] == "PUT %s" % PROJECT
     assert run_module.bodies("PUT") == [{"access_level": "admin", "organization_member": MID}]
     assert result["changed"] is True and result["access_control"]["member_email"] == "Ann@acme.example"
 
 
-ORGANIZATION = "/api/organizations/@current/"
-PLAN = {"id": "0190a3f4-0000-7000-8000-0000000000cc", "name": "Acme",
+ORGANIZATION = "/api/organizations/%s/" % ORG_ID
+PLAN = {"id": ORG_ID, "name": "Acme",
         "available_product_features": [{"key": "role_based_access", "name": "Role-based access"}]}
 
 
 def test_check_mode_predicts_and_writes_nothing(server, run_module):
-    server.script((200, rules()), (200, PLAN), (200, page({"id": RID, "name": "Data", "members": []})))
+    server.script((200, rules()), TEAM, (200, PLAN), (200, page({"id": RID, "name": "Data", "members": []})))
     result = run_module(access_control, dict(project_id="7", resource="dashboard", role="data",
                                              access_level="viewer"), check=True)
     assert not result["failed"], result["msg"]
     assert result["changed"] is True and result["access_control"]["role"] == RID
-    assert [c.split()[0] for c in run_module.calls] == ["GET", "GET", "GET"]
-    assert run_module.calls[0] == "GET %s" % RESOURCES and run_module.calls[1] == "GET %s" % ORGANIZATION
+    assert [c.split()[0] for c in run_module.calls] == ["GET", "GET", "GET", "GET"]
+    assert run_module.calls[0] == "GET %s" % RESOURCES and run_module.calls[2] == "GET %s" % ORGANIZATION
 
 
 def test_check_mode_fails_a_role_rule_the_plan_refuses_as_the_real_run_does(server, run_module):
@@ -84,14 +92,15 @@ def test_check_mode_fails_a_role_rule_the_plan_refuses_as_the_real_run_does(serv
     (ee/api/rbac/access_control.py, AccessControlSerializer.validate): check mode reads the plan and
     fails alike, instead of predicting a change the real run cannot make (issue 24)."""
     data = (200, page({"id": RID, "name": "Data", "members": []}))
-    server.script((200, rules()), (200, dict(PLAN, available_product_features=[])))
+    server.script((200, rules()), TEAM, (200, dict(PLAN, available_product_features=[])))
     result = run_module(access_control, dict(project_id="7", role="Data", access_level="member"), check=True)
     assert result["failed"] and "HTTP 403" in result["msg"] and "paid feature" in result["msg"]
-    assert not result.get("changed") and run_module.calls == ["GET %s" % PROJECT, "GET %s" % ORGANIZATION]
-    server.script((200, rules(rule("member", role=RID))), data)  # nothing to write: no plan read, no failure
+    assert not result.get("changed") and run_module.calls == [
+        "GET %s" % PROJECT, "GET /api/organizations/?limit=500", "GET %s" % ORGANIZATION]
+    server.script((200, rules(rule("member", role=RID))), TEAM, data)  # nothing to write: no plan read, no failure
     result = run_module(access_control, dict(project_id="7", role="Data", access_level="member"), check=True)
     assert not result["failed"] and result["changed"] is False
-    server.script((200, rules()), (200, page(ANN)))  # a member's rule needs no paid feature
+    server.script((200, rules()), TEAM, (200, page(ANN)))  # a member's rule needs no paid feature
     result = run_module(access_control, dict(project_id="7", member=ANN["user"]["email"], access_level="admin"),
                         check=True)
     assert not result["failed"] and result["changed"] is True
@@ -121,7 +130,7 @@ def test_levels_are_checked_before_any_request(server, run_module):
 
 
 def test_unknown_role_fails_naming_what_to_do(server, run_module):
-    server.script((200, rules(rule("member", role="0190a3f4-0000-7000-8000-0000000000bb"))), (200, page()))
+    server.script((200, rules(rule("member", role="0190a3f4-0000-7000-8000-0000000000bb"))), TEAM, (200, page()))
     result = run_module(access_control, dict(project_id="7", role="Ghosts", access_level="member"))
     assert result["failed"] and "has no role 'Ghosts'" in result["msg"] and "posthog.admin.role" in result["msg"]
 
@@ -138,7 +147,8 @@ def test_terraform_lock_and_role_feature_are_explained(server, run_module):
     result = run_module(access_control, dict(project_id="7", resource="feature_flag", access_level="editor"))
     assert result["failed"] and "owned by Terraform" in result["msg"] and result["error"]["status"] == 403
     feature = dict(locked, detail="Role-based access controls require the Role-based access feature.")
-    server.script((200, rules()), (200, PLAN), (200, page({"id": RID, "name": "Data", "members": []})), (403, feature))
+    server.script((200, rules()), TEAM, (200, PLAN), (200, page({"id": RID, "name": "Data", "members": []})),
+                  (403, feature))
     result = run_module(access_control, dict(project_id="7", resource="insight", role="Data", access_level="viewer"))
     assert result["failed"] and "paid feature" in result["msg"]
 
@@ -156,12 +166,12 @@ def test_a_list_with_purge_removes_the_rest(server, run_module):
 
 def test_info_names_roles_and_members(server, run_module):
     server.script((200, rules(rule("admin", member=MID))), (200, rules(rule("viewer", "survey", role=RID))),
-                  (200, page(ANN)), (200, page({"id": RID, "name": "Data", "members": []})))
+                  TEAM, (200, page(ANN)), (200, page({"id": RID, "name": "Data", "members": []})))
     result = run_module(access_control_info, dict(project_id="7"))
     assert not result["failed"], result["msg"]
     assert [r.get("member_email") or r.get("role_name") for r in result["access_controls"]] == [
         "ann@acme.example", "Data"]
-    assert run_module.calls[2:] == ["GET %s?limit=500" % MEMBERS, "GET %s?limit=500" % ROLES]
+    assert run_module.calls[2:] == ["GET /api/organizations/?limit=500", "GET %s?limit=500" % MEMBERS, "GET %s?limit=500" % ROLES]
 
 
 def test_two_items_naming_one_rule_fail_before_any_request(server, run_module):
