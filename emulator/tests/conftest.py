@@ -33,6 +33,9 @@ def _clean_process_state():
 
 
 def _reset_process_state():
+    from posthog_emulator.control.batch_exports import restore_settings
+
+    restore_settings()
     profiles.set_profile("spec")
     generations.restore_defaults()
     requestlog.clear()

@@ -1,10 +1,9 @@
 """Answers checked against PostHog's own OpenAPI schema of April 2026.
 
 PostHog's generated schema (drf-spectacular), as the PyPI package ``arcade-posthog-api`` 0.2.1 ships
-it (``moar/openapi.json``; docs/posthog_facts.md says where it stands among the sources), is found
-from the environment variable ``POSTHOG_OPENAPI_REFERENCE``, or as ``org-admin-2026-04.json`` (that
-schema cut down to the organization-administration paths) in a ``shared/reference/posthog-openapi/``
-directory beside one of this checkout's parent directories; tests that need it are skipped without it.
+it (``moar/openapi.json``; docs/posthog_facts.md says where it stands among the sources). The
+package is pinned in ``requirements-test.txt`` (the real-client test uses it too), so the schema is
+always there: nothing is skipped. ``POSTHOG_OPENAPI_REFERENCE`` may name another copy of the file.
 
 The schema is OpenAPI 3.0 (``nullable``, ``readOnly``/``writeOnly``); :func:`json_schema` turns a
 response schema into JSON Schema. drf-spectacular documents what it cannot type as a string, and
@@ -18,9 +17,9 @@ import os
 from pathlib import Path
 
 import jsonschema
-import pytest
 
-FILE = "org-admin-2026-04.json"
+from tests.real_client import openapi_document
+
 _ARRAY = {"type": "array"}
 _OBJECT = {"type": "object"}
 _BOOLEAN = {"type": "boolean"}
@@ -58,26 +57,16 @@ UNPAGINATED = {
 }
 
 
-def reference_file() -> Path | None:
-    if os.environ.get("POSTHOG_OPENAPI_REFERENCE"):
-        return Path(os.environ["POSTHOG_OPENAPI_REFERENCE"])
-    for parent in Path(__file__).resolve().parents:
-        candidate = parent / "shared" / "reference" / "posthog-openapi" / FILE
-        if candidate.is_file():
-            return candidate
-    return None
-
-
 _document = None
 
 
 def document() -> dict:
     global _document
     if _document is None:
-        path = reference_file()
-        if path is None:
-            pytest.skip(f"PostHog's OpenAPI reference ({FILE}) is not available")
-        _document = json.loads(path.read_text())
+        if os.environ.get("POSTHOG_OPENAPI_REFERENCE"):
+            _document = json.loads(Path(os.environ["POSTHOG_OPENAPI_REFERENCE"]).read_text())
+        else:
+            _document = openapi_document()
     return _document
 
 

@@ -150,15 +150,43 @@ def test_templates_list_and_retrieve(api, boot):
     assert api.get(f"/api/projects/{boot.project.id}/hog_function_templates/template-nope/").status_code == 404
 
 
-def test_environments_alias_serves_the_same_functions(api, boot):
+def test_environments_route_is_not_served_but_integrations_are(api, boot):
+    # products/cdp/backend/routes.py registers hog_functions and hog_function_templates on
+    # routers.projects only, as products/batch_exports/backend/routes.py does batch exports;
+    # integrations keep their dual route (posthog/api/__init__.py,
+    # register_legacy_dual_route_team_nested_viewset); event definitions never had one.
     body = create(api, boot)
-    via_alias = api.get(url(boot, body["id"] + "/", root="environments"))
-    assert via_alias.status_code == 200 and via_alias.json()["id"] == body["id"]
+    for path in (f"hog_functions/{body['id']}/", "hog_functions/", "hog_function_templates/", "batch_exports/",
+                 "event_definitions/"):
+        response = api.get(f"/api/environments/{boot.project.id}/{path}")
+        assert response.status_code == 404 and error(response)["detail"] == "Endpoint not found.", path
     assert api.get(f"/api/environments/{boot.project.id}/integrations/").status_code == 200
-    assert api.get(f"/api/environments/{boot.project.id}/batch_exports/").status_code == 200
-    # PostHog registers event definitions under projects only (posthog/api/__init__.py)
-    assert api.get(f"/api/environments/{boot.project.id}/event_definitions/").status_code == 404
 
+
+def test_filters_are_stored_as_posthog_stores_them(api, boot):
+    # HogFunctionFiltersSerializer (posthog/cdp/validation.py): source defaults to "events", keys it
+    # does not declare are dropped, a source outside its choices is 400.
+    body = create(api, boot, filters={"events": [{"id": "$pageview", "type": "events"}], "unknown": 1})
+    assert body["filters"]["source"] == "events" and "unknown" not in body["filters"]
+    assert body["filters"]["events"] == [{"id": "$pageview", "type": "events"}] and "bytecode" in body["filters"]
+    kept = api.patch(url(boot, body["id"] + "/"), {"filters": {"source": "person-updates"}}, format="json")
+    assert kept.status_code == 200 and kept.json()["filters"]["source"] == "person-updates"
+    bad = api.patch(url(boot, body["id"] + "/"), {"filters": {"source": "nope"}}, format="json")
+    assert bad.status_code == 400 and error(bad)["attr"] == "filters__source"
+
+
+def test_read_actions_answer_and_the_unscoped_ones_refuse_a_personal_api_key(api, boot):
+    # HogFunctionViewSet: logs, metrics, metrics_totals are read actions, invocations a write action;
+    # icon, icons and broadcast have no scope (APIScopePermission, posthog/permissions.py).
+    body = create(api, boot)
+    base = url(boot, body["id"] + "/")
+    assert api.get(base + "logs/").json() == {"results": []}
+    assert api.get(base + "metrics/").json() == {"labels": [], "series": []}
+    assert api.get(base + "metrics/totals/").json() == {"totals": {}}
+    assert api.post(base + "invocations/", {}, format="json").json()["status"] == "success"
+    for response in (api.get(url(boot, "icon/")), api.get(url(boot, "icons/")), api.post(base + "broadcast/", {})):
+        assert response.status_code == 403
+        assert error(response)["detail"] == "This action does not support Personal API Key access"
 
 def test_scopes(boot, make_key):
     from tests.conftest import authed

@@ -14,7 +14,8 @@ INVITE_FIELDS = {
     "created_at", "updated_at", "message", "private_project_access",
 }  # fmt: skip
 MEMBER_FIELDS = {
-    "id", "user", "level", "joined_at", "updated_at", "is_2fa_enabled", "has_social_auth", "last_login",
+    "id", "user", "level", "joined_at", "updated_at", "is_2fa_enabled", "has_social_auth", "last_login", "is_guest",
+    "guest_grant_count",
 }  # fmt: skip
 
 

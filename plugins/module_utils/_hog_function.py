@@ -23,6 +23,8 @@ have them:
   before any write, naming the schema's keys. ``inputs`` replaces the whole set on update, so the
   update sends the stored non-secret inputs with the changed ones.
 * PostHog adds compiled ``bytecode``/``transpiled`` to filters, masking and inputs: never compared.
+* PostHog stores ``filters`` with ``source`` (``"events"`` when the request leaves it out): the
+  task's filters are compared and sent as PostHog stores them (:func:`stored_filters`).
 * An update carries ``base_updated_at`` (the ``updated_at`` this task read): PostHog's newest code
   answers 409 when someone changed the function in between, explained by :meth:`explain`.
 """
@@ -148,6 +150,12 @@ def schema_problems(schema, inputs, secrets, creating):
             problems.append("required input(s) %s have no value and no default in the schema; give them in %s"
                             % (", ".join(required), "inputs or secret_inputs"))
     return problems
+
+
+def stored_filters(filters):
+    """``filters`` as PostHog stores them: its filters serializer gives ``source`` the default
+    ``"events"`` when it is left out (``posthog/cdp/validation.py``, ``HogFunctionFiltersSerializer``)."""
+    return dict({"source": "events"}, **filters)
 
 
 class HogUpdate(Update):
@@ -292,6 +300,8 @@ class HogFunction(Resource):
         desired = super(HogFunction, self).desired()
         if "inputs" in desired:
             desired["inputs"] = wrap(desired["inputs"])
+        if isinstance(desired.get("filters"), dict):
+            desired["filters"] = stored_filters(desired["filters"])
         return desired
 
     def read(self, obj, field):

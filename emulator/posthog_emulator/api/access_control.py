@@ -20,6 +20,8 @@ to write. Writing needs an organization admin; role rules the ``role_based_acces
 a rule Terraform manages is refused to other callers while the lock is on (403).
 """
 
+from functools import cached_property
+
 from django.utils import timezone
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
@@ -28,7 +30,7 @@ from rest_framework.response import Response
 
 from posthog_emulator import generations
 from posthog_emulator.api.shared import GenerationGateMixin, ModelSerializer, rule_errors
-from posthog_emulator.models import AccessControl, OrganizationMembership, Role, TeamAccessControlConfig
+from posthog_emulator.models import AccessControl, OrganizationMembership, Role, Team, TeamAccessControlConfig
 from posthog_emulator.permissions import API_SCOPE_OBJECTS, membership_level
 from posthog_emulator.routing import ProjectNestedMixin
 from posthog_emulator.rules import parse_uuid
@@ -254,5 +256,24 @@ class AccessControlViewSet(GenerationGateMixin, ProjectNestedMixin, viewsets.Gen
         })  # fmt: skip
 
 
+class OrganizationProjectAccessControlViewSet(AccessControlViewSet):
+    """The same actions under ``/api/organizations/<organization_id>/projects/<project_id>/``:
+    ``AccessControlViewSetMixin`` is mixed into PostHog's ``ProjectViewSet``, which is registered
+    on that route too (``products/access_control/backend/presentation/access_control.py``,
+    ``posthog/api/project.py``). A project of another organization is 404 "Project not found."."""
+
+    @cached_property
+    def team(self) -> Team:
+        team = ProjectNestedMixin.team.func(self)
+        value = self.kwargs["organization_id"]
+        current = self.request.user.organization
+        expected = str(current.id) if value == "@current" and current is not None else value
+        if str(team.organization_id) != expected:
+            raise NotFound("Project not found.")
+        return team
+
+
 def register(router) -> None:
     router.register(r"projects/(?P<project_id>[^/]+)", AccessControlViewSet, basename="project_access_controls")
+    router.register(r"organizations/(?P<organization_id>[^/]+)/projects/(?P<project_id>[^/]+)",
+                    OrganizationProjectAccessControlViewSet, basename="organization_project_access_controls")

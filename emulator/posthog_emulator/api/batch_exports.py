@@ -46,9 +46,9 @@ from uuid import UUID, uuid4
 from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from rest_framework import mixins, viewsets
+from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import APIException, NotFound, ValidationError
 from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
@@ -62,7 +62,9 @@ from posthog_emulator.api.batch_export_serializers import (
 )
 from posthog_emulator.api.shared import GenerationGateMixin, rule_errors
 from posthog_emulator.models import BatchExport, BatchExportBackfill, BatchExportRun
+from posthog_emulator.models.batch_exports import RUN_STATUSES
 from posthog_emulator.routing import OrganizationNestedMixin, ProjectNestedMixin, organization_prefix, project_prefix
+from posthog_emulator.rules import batch_exports as export_rules
 from posthog_emulator.rules.batch_exports import (
     check_backfill_range,
     check_newest_backfill_range,
@@ -78,6 +80,28 @@ from posthog_emulator.rules.batch_exports import (
 
 def newest() -> bool:
     return generations.of("batch_exports") == generations.NEWEST
+
+
+def on_environments(request) -> bool:
+    """The request came through the deprecated ``/api/environments/<id>/`` alias."""
+    return request.path.startswith("/api/environments/")
+
+
+class TooManyConcurrentBackfills(APIException):
+    """``backfills.py``: 429 past the team's cap of starting and running backfills."""
+
+    status_code = 429
+    default_code = "too_many_concurrent_backfills"
+
+
+#: The cap of concurrent backfills per team (``PUT /_emulator/batch_exports/settings``).
+backfill_settings = {"max_concurrent_backfills_per_team": export_rules.DEFAULT_MAX_CONCURRENT_BACKFILLS}
+
+
+def check_backfill_capacity(team) -> None:
+    limit = backfill_settings["max_concurrent_backfills_per_team"]
+    if BatchExportBackfill.objects.filter(team=team, status__in=("Starting", "Running")).count() >= limit:
+        raise TooManyConcurrentBackfills(export_rules.too_many_backfills_message(limit))
 
 
 def record_backfill(batch_export: BatchExport, start_at, end_at, **fields) -> BatchExportBackfill:
@@ -109,6 +133,7 @@ def request_newest_backfill(batch_export: BatchExport, data) -> BatchExportBackf
     backfill's id is the ``backfill_id`` answered."""
     data = data if hasattr(data, "get") else {}
     tz = zoneinfo.ZoneInfo(batch_export.timezone or "UTC")
+    check_backfill_capacity(batch_export.team)
     with rule_errors():
         start_at, end_at = (
             parse_newest_backfill_input(data.get(key), batch_export.interval, batch_export.offset_day,
@@ -141,8 +166,40 @@ class BatchExportViewSetMixin(GenerationGateMixin):
         return NewestBatchExportSerializer if newest() else BatchExportSerializer
 
     def route_absent(self) -> bool:
-        # The newest viewset has no ``backfill`` action (``…/backfills`` replaced it).
-        return newest() and self.action == "backfill"
+        # The newest viewset has no ``backfill`` action (``…/backfills`` replaced it), and the newest
+        # routes.py registers batch exports on ``routers.projects`` only: no /api/environments/ alias.
+        return newest() and (self.action == "backfill" or on_environments(self.request))
+
+    @action(methods=["GET"], detail=False, required_scopes=["batch_export:read"])
+    def test(self, request, *args, **kwargs):
+        """The steps of a destination's test (``?destination=<type>``): no type is 400 with no
+        body, an unknown one 404 with no body (``exports.py``)."""
+        destination = request.query_params.get("destination")
+        if not destination:
+            return Response(status=400)
+        described = export_rules.destination_test(destination)
+        return Response(described) if described else Response(status=404)
+
+    def _test_step(self, data, batch_export=None):
+        data = dict(data) if isinstance(data, dict) else {}
+        step = data.pop("step", 0)
+        if batch_export is not None and isinstance(data.get("destination"), dict):
+            stored = dict(batch_export.destination.config)
+            data["destination"] = {**data["destination"],
+                                   "config": {**stored, **(data["destination"].get("config") or {})}}
+        serializer = self.get_serializer(data=data)
+        serializer.is_valid(raise_exception=True)
+        return Response(export_rules.destination_test_step(serializer.validated_data["destination"]["type"], step))
+
+    @action(methods=["POST"], detail=False, required_scopes=["batch_export:write"])
+    def run_test_step_new(self, request, *args, **kwargs):
+        """Validate an export as create would and run one step of its destination's test."""
+        return self._test_step(request.data)
+
+    @action(methods=["POST"], detail=True, required_scopes=["batch_export:write"])
+    def run_test_step(self, request, *args, **kwargs):
+        """The same for a stored export: the stored config is merged under the sent one."""
+        return self._test_step(request.data, self.get_object())
 
     @action(methods=["GET"], detail=True, required_scopes=["batch_export:read"])
     def logs(self, request, *args, **kwargs):
@@ -243,12 +300,15 @@ class BackfillsCursorPagination(CreatedAtCursorPagination):
     page_size = 50
 
 
-class _ProjectBatchExportChild(ProjectNestedMixin):
+class _ProjectBatchExportChild(GenerationGateMixin, ProjectNestedMixin):
     """A viewset under ``/api/projects/<project_id>/batch_exports/<batch_export_id>/...``."""
 
     scope_object = "batch_export"
     lookup_value_regex = r"[^/]+"
-    served_on_environments = True  # runs and backfills too (posthog/api/__init__.py)
+    served_on_environments = True  # runs and backfills too, in the middle generation (posthog/api/__init__.py)
+
+    def route_absent(self) -> bool:
+        return newest() and on_environments(self.request)
 
     def parent_batch_export(self) -> BatchExport:
         return get_object_or_404(
@@ -264,6 +324,42 @@ class _ProjectBatchExportChild(ProjectNestedMixin):
         return super().get_object()
 
 
+class RunListQuerySerializer(serializers.Serializer):
+    """``BatchExportRunListQuerySerializer`` (``runs.py``): repeated ``status`` of the run choices,
+    ``after``/``before`` (created) or ``start``/``end`` (data interval, when ordering by it)."""
+
+    status = serializers.ListField(required=False, child=serializers.ChoiceField(choices=RUN_STATUSES))
+    after = serializers.CharField(required=False, allow_blank=True)
+    before = serializers.CharField(required=False, allow_blank=True)
+    start = serializers.CharField(required=False, allow_blank=True)
+    end = serializers.CharField(required=False, allow_blank=True)
+
+
+def filter_runs(queryset, query_params, team):
+    """The newest ``BatchExportRunViewSet.safely_get_queryset``: a 7-day window by default (on
+    ``created_at``, or on the data interval when ordering by ``data_interval_start``) and the
+    statuses asked for; a bad status is 400."""
+    query = RunListQuerySerializer(data=query_params)
+    query.is_valid(raise_exception=True)
+    params = query.validated_data
+    tz = zoneinfo.ZoneInfo(team.timezone or "UTC")
+    now = timezone.now()
+    try:
+        if query_params.get("ordering") in ("data_interval_start", "-data_interval_start"):
+            start = export_rules.relative_start(params.get("start") or None, now, tz)
+            end = export_rules.relative_start(params["end"], now, tz) if params.get("end") else now
+            queryset = queryset.filter(data_interval_start__gte=start, data_interval_end__lte=end)
+        else:
+            after = export_rules.relative_start(params.get("after") or None, now, tz)
+            before = export_rules.relative_start(params["before"], now, tz) if params.get("before") else now
+            queryset = queryset.filter(created_at__range=(after, before))
+    except ValueError:
+        raise ValidationError("Invalid date.")
+    if params.get("status"):
+        queryset = queryset.filter(status__in=params["status"])
+    return queryset
+
+
 class BatchExportRunViewSet(_ProjectBatchExportChild, viewsets.ReadOnlyModelViewSet):
     """Runs of an export, newest first, cursor-paginated (100 a page, no ``count``; docs/posthog_facts.md §0.3),
     with PostHog's ``cancel``, ``retry`` and ``logs`` actions."""
@@ -272,6 +368,16 @@ class BatchExportRunViewSet(_ProjectBatchExportChild, viewsets.ReadOnlyModelView
     serializer_class = BatchExportRunSerializer
     pagination_class = CreatedAtCursorPagination
     team_lookup = "batch_export__team"
+
+    def safely_get_queryset(self, queryset):
+        queryset = super().safely_get_queryset(queryset)
+        return filter_runs(queryset, self.request.query_params, self.team) if newest() else queryset
+
+    def paginate_queryset(self, queryset):
+        ordering = self.request.query_params.get("ordering")
+        if newest() and ordering in export_rules.RUN_ORDERINGS:
+            self.paginator.ordering = ordering
+        return super().paginate_queryset(queryset)
 
     @action(methods=["POST"], detail=True, required_scopes=["batch_export:write"])
     def cancel(self, request, *args, **kwargs):

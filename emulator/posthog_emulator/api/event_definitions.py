@@ -5,9 +5,14 @@ Mirrors ``posthog/api/event_definition.py`` with ``ee/api/ee_event_definition.py
 * Scope object ``event_definition``: list/retrieve need ``event_definition:read``; update
   (PATCH/PUT) and delete need ``event_definition:write``. Any member of the project's organization
   may read and write (no admin level), as in PostHog.
-* **No create.** PostHog creates definitions when events are ingested (newer code also accepts a
-  POST; the spec does not list it and the emulator does not serve it: 405). Ingest event names with
+* **Create** (profile ``posthog``): the newest ``EventDefinitionViewSet`` mixes in
+  ``CreateModelMixin``: ``POST {"name", ...}`` answers 201 with the definition, ``created_at`` and
+  ``last_seen_at`` null until an event of that name is ingested; a name the project already has is
+  400 "Event definition with name '<name>' already exists" (attr ``name``); the enterprise
+  serializer's fields (``description``, ``tags``, ``owner``, ``verified``, ``hidden`` ...) may be
+  given too. Profile ``spec`` keeps the spec's "no create": 405. Definitions also come from ingestion:
   ``POST /_emulator/projects/<project_id>/events``.
+* ``GET …/<id>/metrics`` (``metrics_totals``) has no scope: 403 to a personal API key.
 * **Serializer**: the enterprise one when the organization has ``ingestion_taxonomy`` (the
   emulator's default, like a paying PostHog Cloud organization), else the open-source one, whose
   fields are all read-only and whose updates answer 402 ``payment_required`` (type
@@ -49,9 +54,11 @@ from django.db.models import F
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.exceptions import APIException, NotFound
+from rest_framework.exceptions import APIException, MethodNotAllowed, NotFound
 
-from posthog_emulator.api.shared import ModelSerializer, UserBasicSerializer, rule_errors
+from posthog_emulator import profiles
+
+from posthog_emulator.api.shared import ModelSerializer, UserBasicSerializer, refused_action, rule_errors
 from posthog_emulator.models import EventDefinition, TaxonomySettings, User
 from posthog_emulator.routing import ProjectNestedMixin, project_prefix
 from posthog_emulator.rules.event_definitions import (
@@ -80,7 +87,30 @@ class EnterpriseFeatureException(APIException):
 
 
 class _TaggedSerializerMixin:
-    """Tags as ``TaggedItemSerializerMixin``: stored only with the ``tagging`` feature."""
+    """Tags as ``TaggedItemSerializerMixin``: stored only with the ``tagging`` feature. Also the
+    create path both serializers share (``EventDefinitionSerializer.validate_name`` and
+    ``create``): the name is writable only when creating."""
+
+    def get_fields(self):
+        fields = super().get_fields()
+        if self.instance is None:
+            fields["name"] = serializers.CharField(max_length=400)
+        return fields
+
+    def validate_name(self, value):
+        if self.instance is None and EventDefinition.objects.filter(team=self.context["get_team"](), name=value).exists():
+            raise serializers.ValidationError(f"Event definition with name '{value}' already exists")
+        return value
+
+    def create(self, validated_data):
+        validated_data.pop("post_to_slack", None)
+        tags = validated_data.pop("tags", None)
+        validated_data = verification_changes(validated_data, False, self.context["request"].user, timezone.now())
+        definition = EventDefinition.objects.create(
+            team=self.context["get_team"](), created_at=None, last_seen_at=None, **validated_data,
+            tags=normalise_tags(tags) if tags and self._tagging() else [],
+        )  # fmt: skip
+        return definition
 
     def _tagging(self) -> bool:
         return TaxonomySettings.has(self.context["get_team"]().organization, "tagging")
@@ -214,6 +244,7 @@ class EnterpriseEventDefinitionSerializer(EventDefinitionSerializer):
 
 class EventDefinitionViewSet(
     ProjectNestedMixin,
+    mixins.CreateModelMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.UpdateModelMixin,
@@ -227,6 +258,17 @@ class EventDefinitionViewSet(
 
     def is_enterprise(self) -> bool:
         return TaxonomySettings.has(self.organization, "ingestion_taxonomy")
+
+    def create(self, request, *args, **kwargs):
+        if not profiles.is_posthog():
+            raise MethodNotAllowed(request.method)
+        return super().create(request, *args, **kwargs)
+
+    def perform_create(self, serializer):
+        extra = {"updated_by": self.request.user} if self.is_enterprise() else {}
+        serializer.save(**extra)
+
+    metrics_totals = refused_action("metrics_totals", "GET", url_path="metrics")  # no scope in PostHog
 
     def get_serializer_class(self):
         return EnterpriseEventDefinitionSerializer if self.is_enterprise() else EventDefinitionSerializer

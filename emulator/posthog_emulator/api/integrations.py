@@ -19,13 +19,17 @@ Where batch export credentials live in PostHog's newest code. As PostHog's ``Int
 * Delete (204), refused while a batch export uses it: 400 "This integration is used by batch
   exports: <names>. Update them to use a different integration before disconnecting it.".
 * No update (405), as PostHog.
+* The helper actions (``authorize``, ``channels``, ``clickup_*``, ``email/verify``,
+  ``github_repos``, ``google_*``, ``linear_teams``, ``linkedin_ads_*``, ``twilio_phone_numbers``)
+  are routed; they declare no scope for a personal API key, so they answer 403 "This action does
+  not support Personal API Key access" (docs/posthog_facts.md §14.6).
 """
 
 from django.db import IntegrityError, transaction
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 
-from posthog_emulator.api.shared import UserBasicSerializer, rule_errors
+from posthog_emulator.api.shared import UserBasicSerializer, refused_action, rule_errors
 from posthog_emulator.models import Integration, OrganizationMembership
 from posthog_emulator.permissions import membership_level
 from posthog_emulator.routing import ProjectNestedMixin, project_prefix
@@ -96,6 +100,21 @@ class IntegrationViewSet(
         if in_use:
             raise ValidationError(in_use_message(in_use))
         integration.delete()
+
+
+#: (name, detail route, method, url path) of the helper actions of ``IntegrationViewSet``.
+HELPER_ACTIONS = [("authorize", False, "GET", "authorize"), ("channels", True, "GET", "channels"),
+                  ("clickup_lists", True, "GET", "clickup_lists"), ("clickup_spaces", True, "GET", "clickup_spaces"),
+                  ("clickup_workspaces", True, "GET", "clickup_workspaces"),
+                  ("email_verify", True, "POST", "email/verify"), ("github_repos", True, "GET", "github_repos"),
+                  ("google_accessible_accounts", True, "GET", "google_accessible_accounts"),
+                  ("google_conversion_actions", True, "GET", "google_conversion_actions"),
+                  ("linear_teams", True, "GET", "linear_teams"), ("linkedin_ads_accounts", True, "GET", "linkedin_ads_accounts"),
+                  ("linkedin_ads_conversion_rules", True, "GET", "linkedin_ads_conversion_rules"),
+                  ("twilio_phone_numbers", True, "GET", "twilio_phone_numbers")]  # fmt: skip
+
+for _name, _detail, _method, _path in HELPER_ACTIONS:
+    setattr(IntegrationViewSet, _name, refused_action(_name, _method, detail=_detail, url_path=_path))
 
 
 def register(router) -> None:

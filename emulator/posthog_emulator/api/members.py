@@ -27,6 +27,11 @@ Mirrors ``posthog/api/organization_member.py`` and ``OrganizationMembership.vali
   PostHog's 403 "This action does not support Personal API Key access" (no action, so no scope
   mapping); profile ``spec`` answers 405.
 
+``is_guest`` is always false and ``guest_grant_count`` null: PostHog's newest list leaves guests
+out unless ``include_guests``/``guests_only`` (``posthog/api/organization_member.py``), and the
+emulator has no way to make a guest, so those parameters change nothing. ``GET
+…/members/<uuid>/scoped_api_keys`` declares no scope: 403 to a personal API key.
+
 ``is_2fa_enabled``, ``has_social_auth`` and ``last_login`` are the user's, as the control API set
 them (``PATCH /_emulator/users/<email|uuid>``; false, false and null until then): the emulator has
 no second factors, social logins or web sessions of its own (issue 27.10).
@@ -40,7 +45,7 @@ from django.utils.dateparse import parse_datetime
 from rest_framework import exceptions, mixins, serializers, viewsets
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from posthog_emulator.api.shared import ModelSerializer, UserBasicSerializer, rule_errors
+from posthog_emulator.api.shared import ModelSerializer, UserBasicSerializer, refused_action, rule_errors
 from posthog_emulator.models import INTERNAL_BOT_EMAIL_SUFFIX, OrganizationMembership, User
 from posthog_emulator.routing import OrganizationNestedMixin, organization_prefix
 from posthog_emulator.rules.levels import check_can_leave, check_membership_update
@@ -111,10 +116,13 @@ class OrganizationMemberSerializer(ModelSerializer):
     is_2fa_enabled = serializers.SerializerMethodField()
     has_social_auth = serializers.SerializerMethodField()
     last_login = serializers.SerializerMethodField()
+    is_guest = serializers.SerializerMethodField()
+    guest_grant_count = serializers.SerializerMethodField()
 
     class Meta:
         model = OrganizationMembership
-        fields = ["id", "user", "level", "joined_at", "updated_at", "is_2fa_enabled", "has_social_auth", "last_login"]
+        fields = ["id", "user", "level", "joined_at", "updated_at", "is_2fa_enabled", "has_social_auth", "last_login",
+                  "is_guest", "guest_grant_count"]
         read_only_fields = ["id", "joined_at", "updated_at"]
 
     def get_is_2fa_enabled(self, membership) -> bool:
@@ -126,6 +134,12 @@ class OrganizationMemberSerializer(ModelSerializer):
     def get_last_login(self, membership):
         value = membership.user.last_login
         return serializers.DateTimeField().to_representation(value) if value is not None else None
+
+    def get_is_guest(self, membership) -> bool:
+        return False  # the emulator has no guests (see the module docstring)
+
+    def get_guest_grant_count(self, membership):
+        return None  # "null for regular members" (OrganizationMemberSerializer.get_guest_grant_count)
 
     def update(self, instance, validated_data):
         requester = requester_membership(self.context["request"], instance.organization)
@@ -199,6 +213,9 @@ class OrganizationMemberViewSet(
 
     def perform_destroy(self, membership):
         leave(membership.user, membership.organization)
+
+    # No scope in PostHog (``organization_member.py``): refused to a personal API key.
+    scoped_api_keys = refused_action("scoped_api_keys", "GET")
 
 
 def register(router) -> None:

@@ -44,7 +44,8 @@ from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 
 from posthog_emulator import cache
-from posthog_emulator.api.shared import ModelSerializer, ProjectBasicSerializer, TeamBasicSerializer, rule_errors
+from posthog_emulator.api.shared import (ModelSerializer, ProjectBasicSerializer, TeamBasicSerializer, refused_action,
+                                         rule_errors)
 from posthog_emulator.auth import personal_api_key_of
 from posthog_emulator.models import (
     INTERNAL_BOT_EMAIL_SUFFIX,
@@ -317,6 +318,9 @@ class OrganizationViewSet(EmulatorViewSetMixin, viewsets.ModelViewSet):
             for user in affected:
                 user.refresh_from_db()
                 user.switch_to(user.organizations.order_by("created_at", "id").first())
+
+    # PostHog's ``environments_rollback`` (``posthog/api/organization.py``) declares no scope.
+    environments_rollback = refused_action("environments_rollback", "POST")
 
 
 def register(router) -> None:

@@ -189,7 +189,7 @@ class PipelinePluginViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
         if not plugins_readable(self.organization.plugins_access_level):
             return Plugin.objects.none()
         visible = self.visible_plugins().only("id", "capabilities")
-        ids = [plugin.id for plugin in visible if in_family(plugin.capabilities, self.family)]
+        ids = [plugin.id for plugin in visible if self.family is None or in_family(plugin.capabilities, self.family)]
         return Plugin.objects.filter(id__in=ids).select_related("organization").order_by("id")
 
     def require_action(self) -> None:
@@ -377,8 +377,17 @@ class PipelineTransformationViewSet(PipelinePluginViewSet):
     spec_actions = PipelinePluginViewSet.spec_actions
 
 
+class PluginViewSet(PipelinePluginViewSet):
+    """``/api/organizations/<id>/plugins``: every plugin the organization sees, whatever its family
+    (``products/cdp/backend/routes.py``: ``routers.organizations.register(r"plugins",
+    plugin.PluginViewSet, ...)``; the pipeline families are filtered subclasses of it)."""
+
+    family = None
+
+
 def register(router) -> None:
     for viewset in (PipelineDestinationViewSet, PipelineFrontendAppViewSet, PipelineImportAppViewSet,
                     PipelineTransformationViewSet):
         collection = COLLECTIONS[viewset.family]
         router.register(organization_prefix(collection), viewset, basename=f"organization_{collection}")
+    router.register(organization_prefix("plugins"), PluginViewSet, basename="organization_plugins")

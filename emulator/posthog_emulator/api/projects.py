@@ -32,16 +32,19 @@
 from functools import cached_property
 
 from django.shortcuts import get_object_or_404
-from rest_framework import mixins, viewsets
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.permissions import BasePermission, IsAuthenticated
 
 from posthog_emulator.api.project_serializers import ProjectSerializer
-from posthog_emulator.api.shared import TeamBasicSerializer, rule_errors
+from posthog_emulator.api.shared import TeamBasicSerializer, refused_action, rule_errors
 from posthog_emulator.auth import personal_api_key_of
 from posthog_emulator.models import Organization, Team
 from posthog_emulator.permissions import APIScopePermission, membership_level
-from posthog_emulator.routing import EmulatorViewSetMixin, OrganizationNestedMixin, organization_prefix
+from rest_framework.response import Response
+
+from posthog_emulator.routing import EmulatorViewSetMixin, OrganizationNestedMixin, organization_prefix, project_prefix
 from posthog_emulator.rules.projects import check_can_create, check_can_delete, check_plan_allows
 
 
@@ -104,7 +107,82 @@ def project_from_url(view, queryset) -> Team:
     return get_object_or_404(queryset, id=project_id)
 
 
-class OrganizationProjectViewSet(OrganizationNestedMixin, viewsets.ModelViewSet):
+#: Product keys ``complete_product_onboarding`` accepts (``ProductKey`` of PostHog's schema; the
+#: ones an administrator meets, not the whole enum).
+PRODUCT_KEYS = ("product_analytics", "session_replay", "feature_flags", "experiments", "surveys", "web_analytics",
+                "data_warehouse", "error_tracking", "llm_analytics", "revenue_analytics", "workflows", "logs")
+
+
+class ProductIntentSerializer(serializers.Serializer):
+    product_type = serializers.CharField()
+    intent_context = serializers.CharField(required=False, allow_null=True, allow_blank=True)
+    metadata = serializers.DictField(required=False, default=dict)
+
+
+class ProjectActionsMixin:
+    """The custom actions of PostHog's ``ProjectViewSet`` (``posthog/api/project.py``), served on
+    ``/api/projects/<id>/`` and ``/api/organizations/<id>/projects/<id>/`` alike.
+
+    ``add_product_intent`` and ``complete_product_onboarding`` declare ``required_scopes=
+    ["project:read"]``; the others (``activity``, ``change_organization``,
+    ``is_generating_demo_data``, ``reset_token``, ``rotate_secret_token``,
+    ``delete_secret_token_backup``) declare no scope, so ``APIScopePermission`` refuses a personal
+    API key: 403 "This action does not support Personal API Key access" (every key the emulator
+    knows is one, so their bodies never run). The emulator records no product intents.
+    """
+
+    def _project_answer(self, code=200):
+        return Response(ProjectSerializer(self.get_object(), context=self.get_serializer_context()).data, status=code)
+
+    @action(methods=["PATCH"], detail=True, required_scopes=["project:read"])
+    def add_product_intent(self, request, *args, **kwargs):
+        ProductIntentSerializer(data=request.data).is_valid(raise_exception=True)
+        return self._project_answer(201)
+
+    @action(methods=["PATCH"], detail=True, required_scopes=["project:read"])
+    def complete_product_onboarding(self, request, *args, **kwargs):
+        product_type = request.data.get("product_type") if hasattr(request.data, "get") else None
+        if not product_type:
+            return Response({"error": "product_type is required"}, status=400)
+        if product_type not in PRODUCT_KEYS:
+            return Response({"error": f"invalid product_type, expected one of {list(PRODUCT_KEYS)}"}, status=400)
+        ProductIntentSerializer(data=request.data).is_valid(raise_exception=True)
+        return self._project_answer()
+
+    activity = refused_action("activity", "GET")
+    change_organization = refused_action("change_organization", "POST")
+    is_generating_demo_data = refused_action("is_generating_demo_data", "GET")
+    reset_token = refused_action("reset_token", "PATCH")
+    rotate_secret_token = refused_action("rotate_secret_token", "PATCH")
+    delete_secret_token_backup = refused_action("delete_secret_token_backup", "PATCH")
+
+
+ENVIRONMENTS_GONE = ("Multiple environments per project are no longer available. Please contact support if you need "
+                     "assistance.")
+
+
+class ProjectEnvironmentsViewSet(viewsets.ViewSet):
+    """``/api/projects/<id>/environments/...``: PostHog's ``ProjectEnvironmentsViewSet``
+    (``posthog/api/team.py``) raises in ``initial``, before authentication: every request, with
+    or without a key, is 403 "Multiple environments per project are no longer available. ..."."""
+
+    authentication_classes = []
+    permission_classes = []
+
+    def initial(self, request, *args, **kwargs):
+        raise PermissionDenied(ENVIRONMENTS_GONE)
+
+    def list(self, request, *args, **kwargs):
+        raise PermissionDenied(ENVIRONMENTS_GONE)  # unreachable: initial refuses first
+
+    create = retrieve = update = partial_update = destroy = list
+
+    @action(methods=["GET", "POST", "PUT", "PATCH", "DELETE"], detail=True, url_path=r"[^/]+")
+    def any_action(self, request, *args, **kwargs):
+        raise PermissionDenied(ENVIRONMENTS_GONE)
+
+
+class OrganizationProjectViewSet(ProjectActionsMixin, OrganizationNestedMixin, viewsets.ModelViewSet):
     scope_object = "project"
     queryset = Team.objects.all()
     lookup_field = "id"
@@ -144,7 +222,7 @@ class OrganizationProjectViewSet(OrganizationNestedMixin, viewsets.ModelViewSet)
         team.delete()
 
 
-class ProjectViewSet(EmulatorViewSetMixin, mixins.UpdateModelMixin, mixins.DestroyModelMixin,
+class ProjectViewSet(ProjectActionsMixin, EmulatorViewSetMixin, mixins.UpdateModelMixin, mixins.DestroyModelMixin,
                      viewsets.ReadOnlyModelViewSet):
     """``/api/projects``: every project of the user's organizations; a project is updated and
     deleted here as under its organization (PostHog registers ``RootProjectViewSet``, a subclass of
@@ -203,5 +281,6 @@ class ProjectViewSet(EmulatorViewSetMixin, mixins.UpdateModelMixin, mixins.Destr
 
 def register(router) -> None:
     router.register(organization_prefix("projects"), OrganizationProjectViewSet, basename="organization_projects")
+    router.register(project_prefix("environments"), ProjectEnvironmentsViewSet, basename="project_environments")
     router.register(r"projects", ProjectViewSet, basename="projects")
 

@@ -10,7 +10,10 @@ moves a record's ``status`` is pretend (:mod:`posthog_emulator.rules.proxy_recor
 * **Retrieve**: one record (advanced the same way); unknown or malformed id → 404 "Not found.".
 * **Create** ``{"domain"}`` → 201: ``domain`` is required, at most 64 characters and unique across
   every organization (400 ``unique`` "proxy record with this domain already exists."; PostHog does
-  not check what it looks like). Past the organization's maximum (2, or the ``limit`` of its
+  not check what it looks like). The newest ``create`` validates through the serializer
+  (``serializer.is_valid(raise_exception=True)``: the model's ``unique=True`` and ``max_length=64``
+  make DRF's validators), so these are clean 400s there too; older code handed the raw domain to
+  ``queryset.create`` and failed in the database with a 500 (docs/posthog_facts.md §14.10). Past the organization's maximum (2, or the ``limit`` of its
   ``managed_reverse_proxy`` feature): 400 with the plain body ``{"detail": "Maximum of <n> proxy
   records per organization."}``, not PostHog's usual error shape. The record starts ``waiting``
   with ``target_cname`` ``<hash>.proxy.posthog-emulator.test`` and ``message`` null.

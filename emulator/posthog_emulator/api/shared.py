@@ -1,6 +1,7 @@
 """What several resources share: serializers for nested representations, as in
-``posthog/api/shared.py``, and :func:`rule_errors`, which turns a refusal of
-:mod:`posthog_emulator.rules` into DRF's exception.
+``posthog/api/shared.py``, :func:`rule_errors`, which turns a refusal of
+:mod:`posthog_emulator.rules` into DRF's exception, and :func:`refused_action`, an action PostHog
+refuses to a personal API key.
 """
 
 import copy
@@ -8,9 +9,11 @@ import threading
 from contextlib import contextmanager
 
 from rest_framework import serializers
+from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 
 from posthog_emulator.models import Team, User
+from posthog_emulator.permissions import MESSAGE_NO_PAK_SUPPORT
 from posthog_emulator.rules import Forbidden, RuleError
 
 
@@ -50,6 +53,19 @@ def rule_errors():
         raise PermissionDenied(error.detail, code=error.code)
     except RuleError as error:
         raise ValidationError({error.attr: error.detail} if error.attr else error.detail, code=error.code)
+
+
+def refused_action(name: str, method: str, detail: bool = True, url_path: str | None = None):
+    """A viewset action of PostHog's that declares no ``required_scopes``: ``APIScopePermission``
+    (``posthog/permissions.py``) refuses it to a personal API key, 403 "This action does not support
+    Personal API Key access", before its body runs. Every key the emulator knows is one, so the
+    body only repeats that refusal. Use as ``name = refused_action("name", "GET")`` in the class."""
+
+    def refused(self, request, *args, **kwargs):
+        raise PermissionDenied(MESSAGE_NO_PAK_SUPPORT)
+
+    refused.__name__ = name  # DRF routes an action by its function's name (MethodMapper)
+    return action(methods=[method], detail=detail, url_path=url_path)(refused)
 
 
 class GenerationGateMixin:

@@ -1,7 +1,8 @@
 """Control endpoints of the batch exports area: what the emulator cannot do by itself.
 
 ``GET /_emulator/batch_exports/<id>`` shows an export as stored (secrets included),
-``POST …/<id>/runs`` records a run, ``PATCH …/<id>/backfills/<backfill id>`` moves a backfill on.
+``POST …/<id>/runs`` records a run, ``PATCH …/<id>/backfills/<backfill id>`` moves a backfill on,
+``GET|PUT /_emulator/batch_exports/settings`` reads or sets the cap of concurrent backfills.
 """
 
 import datetime as dt
@@ -10,7 +11,10 @@ from uuid import UUID
 from django.urls import re_path
 from django.utils import timezone
 
+from posthog_emulator import bootstrap
 from posthog_emulator.api.batch_export_serializers import BatchExportRunSerializer
+from posthog_emulator.api.batch_exports import backfill_settings
+from posthog_emulator.rules.batch_exports import DEFAULT_MAX_CONCURRENT_BACKFILLS
 from posthog_emulator.control.base import ControlError, control_view, json_response, parse_string, read_json
 from posthog_emulator.models import BatchExport, BatchExportBackfill, BatchExportRun
 from posthog_emulator.models.batch_exports import BACKFILL_STATUSES, RUN_STATUSES
@@ -119,7 +123,27 @@ def control_backfill(request, batch_export_id, backfill_id):
     return json_response(_backfill_summary(backfill))
 
 
+@control_view("GET", "PUT")
+def control_settings(request):
+    """``{"max_concurrent_backfills_per_team": n}``: PostHog's
+    ``BATCH_EXPORT_MAX_CONCURRENT_BACKFILLS_PER_TEAM``; past it, creating a backfill is 429
+    ``too_many_concurrent_backfills``. A reset restores the default."""
+    if request.method == "PUT":
+        value = read_json(request).get("max_concurrent_backfills_per_team")
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ControlError("Expected a non-negative integer.", "max_concurrent_backfills_per_team")
+        backfill_settings["max_concurrent_backfills_per_team"] = value
+    return json_response(dict(backfill_settings))
+
+
+def restore_settings() -> None:
+    backfill_settings["max_concurrent_backfills_per_team"] = DEFAULT_MAX_CONCURRENT_BACKFILLS
+
+
+bootstrap.on_reset(restore_settings)
+
 urlpatterns = [
+    re_path(r"^batch_exports/settings/?$", control_settings),
     re_path(r"^batch_exports/(?P<batch_export_id>[^/]+)/runs/?$", control_runs),
     re_path(r"^batch_exports/(?P<batch_export_id>[^/]+)/backfills/(?P<backfill_id>[^/]+)/?$", control_backfill),
     re_path(r"^batch_exports/(?P<batch_export_id>[^/]+)/?$", control_batch_export),

@@ -676,3 +676,67 @@ def check_incremental(model: str, sent: dict, saved: dict, query: str | None) ->
         if missing:
             raise RuleError(f"'{name}' contains columns that are not present in the query: {','.join(missing)}",
                             attr=name)
+
+
+# ------------------------------------------------------------------ newest: runs, backfills, tests
+#: ``settings.BATCH_EXPORT_MAX_CONCURRENT_BACKFILLS_PER_TEAM`` (its value is not in the code read;
+#: the emulator's default, changed through the control API).
+DEFAULT_MAX_CONCURRENT_BACKFILLS = 10
+RUN_ORDERINGS = ("created_at", "-created_at", "data_interval_start", "-data_interval_start")
+
+
+def too_many_backfills_message(limit: int) -> str:
+    return (f"This team already has {limit} batch export backfills running. "
+            "Wait for some to finish or cancel them before creating more.")
+
+
+def relative_start(value: str | None, now, tz):
+    """``relative_date_parse`` as the run listing uses it: ``-7d`` style (days, hours, weeks) back
+    from now, a day unit truncated to the start of that day in the team's timezone, or an
+    ISO-8601 date-time. Raises ``ValueError`` for anything else."""
+    match = re.fullmatch(r"-(\d+)([hdwm])", value or "-7d")
+    if match:
+        amount, unit = int(match.group(1)), match.group(2)
+        delta = {"h": dt.timedelta(hours=amount), "d": dt.timedelta(days=amount), "w": dt.timedelta(weeks=amount),
+                 "m": dt.timedelta(days=30 * amount)}[unit]
+        moment = now.astimezone(tz) - delta
+        if unit != "h":
+            moment = moment.replace(hour=0, minute=0, second=0, microsecond=0)
+        return moment
+    parsed = dt.datetime.fromisoformat(value)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=tz)
+
+
+#: What ``GET …/batch_exports/test/?destination=<type>`` describes: the steps of each type's
+#: ``DestinationTest`` (``presentation/views/destination_tests/``; ``s3.py`` read, the others named).
+DESTINATION_TEST_STEPS = {
+    "AwsS3": [("Ensure we can assume provided AWS role",
+               "Ensure the configured AWS role ARN exists and that we have the required trust relationship to "
+               "assume it."),
+              ("Check S3 bucket exists",
+               "Ensure the configured S3 bucket exists and that we have the required permissions to access it.")],
+    "S3Compatible": [("Check S3 bucket exists",
+                      "Ensure the configured S3 bucket exists and that we have the required permissions to access "
+                      "it.")],
+}
+for _other in ("BigQuery", "Snowflake", "Databricks", "AzureBlob"):
+    DESTINATION_TEST_STEPS[_other] = [(f"Check {_other} destination", f"Ensure the {_other} destination is reachable.")]
+
+
+def destination_test(destination_type: str) -> dict | None:
+    steps = DESTINATION_TEST_STEPS.get(destination_type)
+    if steps is None:
+        return None
+    return {"steps": [{"name": name, "description": description, "result": None} for name, description in steps]}
+
+
+def destination_test_step(destination_type: str, step) -> dict:
+    """The result of one step: the emulator reaches no destination, so a step that would connect
+    fails as PostHog's does when the destination cannot be reached; the AWS role step is skipped
+    without a role ARN (``S3AssumeRoleTestStep``)."""
+    steps = DESTINATION_TEST_STEPS.get(destination_type) or []
+    if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < len(steps):
+        return {"status": "Failed", "message": f"Unknown test step {step!r}."}
+    if destination_type == "AwsS3" and step == 0:
+        return {"status": "Skipped", "message": "No configured AWS role ARN, skipping test"}
+    return {"status": "Failed", "message": "The emulator does not connect to destinations."}

@@ -245,18 +245,15 @@ def compile_filters(filters: dict, hog_type: str) -> dict:
     return filters
 
 
-def compile_masking(masking):
-    if masking is None:
-        return None
-    if not isinstance(masking, dict):
-        raise RuleError("Invalid masking.", attr="masking")
-    ttl = masking.get("ttl")
-    if not isinstance(ttl, int) or isinstance(ttl, bool) or not 60 <= ttl <= 86400:
-        raise RuleError("ttl must be an integer from 60 to 86400.", attr="masking")
-    if not isinstance(masking.get("hash"), str) or not masking["hash"]:
-        raise RuleError("hash is required.", attr="masking")
-    return {"ttl": ttl, "threshold": masking.get("threshold"), "hash": masking["hash"],
-            "bytecode": ["_H", 1, 32, masking["hash"]]}
+def masking_bytecode(hash_expression: str) -> list:
+    return ["_H", 1, 32, hash_expression]
+
+
+def compiled_hog(hog: str, hog_type: str) -> dict:
+    """``bytecode`` (Hog) or ``transpiled`` (TypeScript of site functions), the other null."""
+    javascript = hog_type in JAVASCRIPT_TYPES
+    return {"bytecode": None if javascript else ["_H", 1, 32, "hog"],
+            "transpiled": "(function () { /* transpiled */ })" if javascript else None}
 
 
 def status(enabled: bool) -> dict:

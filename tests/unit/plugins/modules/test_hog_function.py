@@ -23,7 +23,8 @@ CIO = {"id": FID, "type": "destination", "name": "CIO", "enabled": False, "templ
        "inputs_schema": SCHEMA, "updated_at": "2026-11-22T10:00:00.123456Z",
        "inputs": {"site_id": {"value": "site-1", "bytecode": ["_H"], "order": 0}, "token": {"secret": True},
                   "host": {"value": "track.customer.io", "order": 2}},
-       "filters": {"events": [{"id": "$identify", "type": "events"}], "bytecode": ["_H", 1]}, "version": 1}
+       "filters": {"source": "events", "events": [{"id": "$identify", "type": "events"}], "bytecode": ["_H", 1]},
+       "version": 1}
 TASK = dict(project_id="7", name="CIO", template_id="template-customerio", inputs={"site_id": "site-1"},
             secret_inputs={"token": "cio-secret-token"})
 
@@ -52,6 +53,19 @@ def test_unchanged_is_one_read_and_never_compares_the_secret(server, run_module)
     result = run_module(hog_function, dict(TASK, filters={"events": [{"id": "$identify"}]}))
     assert not result["failed"] and result["changed"] is False
     assert len(server.requests) == 1
+
+
+def test_filters_are_compared_and_sent_as_posthog_stores_them(server, run_module):
+    # PostHog's filters serializer stores source "events" when a request leaves it out: a function
+    # whose filters read another source changes when the task's filters leave it out, and the
+    # filters sent say source "events"; stored as "events", the same task is unchanged.
+    other = dict(CIO, filters=dict(CIO["filters"], source="person-updates"))
+    server.script((200, page(other)), (200, CIO))
+    result = run_module(hog_function, dict(TASK, filters={"events": [{"id": "$identify"}]}))
+    assert result["changed"] and body(server, 1)["filters"] == {"source": "events", "events": [{"id": "$identify"}]}
+    server.script((200, page(CIO)))
+    again = run_module(hog_function, dict(TASK, filters={"events": [{"id": "$identify"}]}))
+    assert again["changed"] is False
 
 
 def test_update_sends_stored_inputs_with_the_change_and_base_updated_at(server, run_module):
