@@ -104,7 +104,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._client import (
     HAS_REQUESTS,
     PostHogError,
 )
-from ansible_collections.posthog.admin.plugins.module_utils._module import client_from_params
+from ansible_collections.posthog.admin.plugins.module_utils._common import client_from_params
 from ansible_collections.posthog.admin.plugins.module_utils._people import level_name
 
 try:

@@ -34,7 +34,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import project_id_of
+from ansible_collections.posthog.admin.plugins.module_utils._common import project_id_of
 from ansible_collections.posthog.admin.plugins.module_utils._people import (
     index_members,
     list_members,

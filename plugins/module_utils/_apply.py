@@ -19,7 +19,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.posthog.admin.plugins.module_utils._base import Failure
-from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
+from ansible_collections.posthog.admin.plugins.module_utils._client import AmbiguousWrite, PostHogError
 
 
 class Stopped(Failure):
@@ -33,16 +33,39 @@ class Stopped(Failure):
         self.rest = rest
 
 
+def post_or_refind(client, path, body, refind, context=None, expect=None):
+    """POST ``body`` to ``path``. When the client cannot tell whether the POST happened (AmbiguousWrite:
+    its answer was lost, a 5xx came after it was sent, it timed out), what ``refind()`` finds on the server
+    (the object the POST made); when that finds nothing (None), the POST again, within the client's retry
+    budget; past it, the error. Without ``refind``, the AmbiguousWrite. The client never calls back into
+    a resource: the engine decides what to re-find (the owner's :meth:`recovery`)."""
+    resume = None
+    while True:
+        try:
+            return client.post(path, body, context=context, expect=expect, resume=resume)
+        except AmbiguousWrite as exc:
+            if refind is None:
+                raise
+            found = refind()
+            if found is not None:
+                return found
+            if exc.resume_wait is None:
+                raise exc.spent()
+            resume = exc
+
+
 def send(client, plan, action):
     """Send ``action``'s request once (tokens resolved); the server's answer."""
     path = plan.resolve(action.path)
     body = plan.resolve(action.body)
-    recover = action.owner.recovery(action, path, body) if action.owner is not None else None
     context = action.owner.context_of(action) if action.owner is not None else action.describe()
     if action.method == "DELETE":
         return client.delete(path, context=context)
+    if action.method == "POST":
+        refind = action.owner.recovery(action, path, body) if action.owner is not None else None
+        return post_or_refind(client, path, body, refind, context=context, expect=action.answers)
     return client.request(action.method, path, json_body=body if action.method != "GET" else None,
-                          context=context, recover=recover, expect=action.answers)
+                          context=context, expect=action.answers)
 
 
 def execute(client, plan):

@@ -23,7 +23,7 @@ __metaclass__ = type
 import copy
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError, require_object
-from ansible_collections.posthog.admin.plugins.module_utils._module import UUID_RE, list_or_get, project_id_of
+from ansible_collections.posthog.admin.plugins.module_utils._common import UUID_RE, list_or_get, project_id_of
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Field, Resource, Scope, Update
 from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 

@@ -36,7 +36,7 @@ __metaclass__ = type
 import copy
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import UUID_RE, list_or_get, project_id_of
+from ansible_collections.posthog.admin.plugins.module_utils._common import UUID_RE, list_or_get, project_id_of
 from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     SECRET_MASK,
     Failure,

@@ -26,7 +26,7 @@ import copy
 import json
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step
 from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 

@@ -28,7 +28,7 @@ import copy
 import re
 import time
 
-from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Resource, Scope, Step
 from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 

@@ -18,7 +18,7 @@ organization converge in one process. A :class:`Planner` does the same for a set
 decided together (invites, a roster).
 
 Nothing here imports AnsibleModule: the task a resource runs in (client, check and diff mode, the
-organization) is handed in as ``task`` (see ``_module.Task``).
+organization) is handed in as ``task`` (see ``_common.Task``).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -113,7 +113,7 @@ class Scope:
 
     def path(self, task, params):
         if self.parent == "project":
-            from ansible_collections.posthog.admin.plugins.module_utils._module import project_id_of
+            from ansible_collections.posthog.admin.plugins.module_utils._common import project_id_of
             return "/api/projects/%s/%s/" % (project_id_of(params), self.part)
         if self.parent == "organization":
             return task.org_path(self.part)

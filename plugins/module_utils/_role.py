@@ -25,7 +25,7 @@ __metaclass__ = type
 
 import copy
 
-from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._people import normalize_email, standing
 from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Scope, Step, name_problem
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import (

@@ -30,7 +30,8 @@ from ansible_collections.posthog.admin.plugins.module_utils import _catalog, _re
 from ansible_collections.posthog.admin.plugins.module_utils._apply import Stopped, execute
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._document import read_definition, to_yaml, write_private
-from ansible_collections.posthog.admin.plugins.module_utils._module import Task, plainly_valid
+from ansible_collections.posthog.admin.plugins.module_utils._common import Task
+from ansible_collections.posthog.admin.plugins.module_utils._standin import plainly_valid
 from ansible_collections.posthog.admin.plugins.module_utils._plan import (
     Plan,
     Ref,

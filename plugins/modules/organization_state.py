@@ -44,10 +44,13 @@ attributes:
       - With the C(local) connection, the controller's own Python as C(ansible_python_interpreter) (as the
         examples of the inventory plugin P(posthog.admin.organizations#inventory) set them), and no C(become),
         C(environment) or C(async), the task runs in the controller's worker process instead of a module
-        process of its own. It is the same code, with the arguments checked the same way, and it returns the
-        same result after the same requests. What it saves is the module process's start-up, about two
-        thirds of an unchanged organization's CPU (see the fleet guide).
-      - Set the variable C(posthog_admin_in_process) to V(false) to run it as a module process anyway.
+        process of its own. It is the same code, with the arguments checked the same way, in the same working
+        directory (the playbook's, so a relative O(definition_file) or O(plan_file) names the same file either way),
+        and it returns the same result after the same requests. What it saves is the module process's start-up,
+        about two thirds of an unchanged organization's CPU (see the fleet guide).
+      - Set the variable C(posthog_admin_in_process) to V(false) to run it as a module process anyway. An
+        ansible-core older than 2.16 or newer than 2.21, and an ansible-core older than 2.19 at C(-vvv), run it as
+        a module process too; C(-vvv) says which way each task ran.
 options:
   definition:
     description:
