@@ -42,6 +42,11 @@ def client_from_params(params, on_retry=None):
     )
 
 
+#: How a person names an organization in the ``organization`` option besides its UUID: a unique field
+#: (PostHog keeps slugs unique), then one organizations may share (a name shared by several fails).
+ORGANIZATION_NAMES = ("slug", "name")
+
+
 def resolve_organization(client, value):
     """The id to put in ``/api/organizations/<id>/...`` for a UUID, slug, name or ``@current``.
 
@@ -52,10 +57,11 @@ def resolve_organization(client, value):
     if value == "@current" or UUID_RE.match(value):
         return value
     organizations = client.list_all("/api/organizations/", context="looking up organization %r" % value)
-    by_slug = [o for o in organizations if o.get("slug") == value]
+    unique, shared = ORGANIZATION_NAMES
+    by_slug = [o for o in organizations if o.get(unique) == value]
     if by_slug:
         return by_slug[0]["id"]
-    by_name = [o for o in organizations if o.get("name") == value]
+    by_name = [o for o in organizations if o.get(shared) == value]
     if len(by_name) == 1:
         return by_name[0]["id"]
     if len(by_name) > 1:

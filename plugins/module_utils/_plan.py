@@ -182,7 +182,8 @@ class Plan:
             action.section = self.section
         if action.label is None:
             action.label = self.label
-        action.limits = tuple(self.guards)
+        # the limits the action falls under: its section's, and change_owners where it touches an owner
+        action.limits = tuple(self.guards) + (("change_owners",) if action.person else ())
         found = set(m.group(1) for m in _TOKEN.finditer(json.dumps([action.path, action.body], default=str))
                     if m.group(3) == self.nonce)
         action.waits_for = sorted(found, key=lambda a: int(a[1:]))
