@@ -625,7 +625,9 @@ class Resource:
             current = self.found = self.find()
             self.applied = copy.deepcopy(current)
             self.guard(current)
-            self.decided_on = plan.depend(self.state_key(), current)
+            # the state as shown (secrets masked): a saved plan's fingerprints must not let its reader test a
+            # guess of a secret a server answered
+            self.decided_on = plan.depend(self.state_key(), self.shape(current) if current is not None else None)
             if state == "absent":
                 self._absent(result, current)
             else:
