@@ -31,7 +31,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._apply import Stoppe
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._document import read_definition, to_yaml, write_private
 from ansible_collections.posthog.admin.plugins.module_utils._common import Task
-from ansible_collections.posthog.admin.plugins.module_utils._standin import plainly_valid
+from ansible_collections.posthog.admin.plugins.module_utils._standin import given_secrets, plainly_valid
 from ansible_collections.posthog.admin.plugins.module_utils._plan import (
     Plan,
     Ref,
@@ -557,8 +557,28 @@ STATE_ARGUMENT_SPEC = dict(
     prune_projects=dict(type="bool", default=False),
 )
 
+def definition_secrets(definition):
+    """Every value the document gives a ``no_log`` option of a section's items, whatever shape the document
+    has (a section given as a dict instead of a list, items that are refused, unknown keys beside them):
+    masked from the first moment, so that no refusal prints them."""
+    found = set()
+    if not isinstance(definition, dict):
+        return found
+    for key, many in sections():
+        value = definition.get(key)
+        if value is not None:
+            found.update(given_secrets(_catalog.section(key).options, value))
+    return found
+
+
+def document_secrets(params):
+    """organization_state's ``secrets_of``: the secrets of the document given as ``definition``."""
+    return definition_secrets(params.get("definition")) if isinstance(params, dict) else set()
+
+
 STATE_MODULE_OPTIONS = dict(required_one_of=[("definition", "definition_file")],
-                            mutually_exclusive=[("definition", "definition_file")])
+                            mutually_exclusive=[("definition", "definition_file")],
+                            secrets_of=document_secrets)
 
 STATE_INFO_ARGUMENT_SPEC = dict(
     dest=dict(type="path"),
@@ -570,6 +590,7 @@ def converge_state(task, params):
     definition = params["definition"]
     if params.get("definition_file"):
         definition = read_definition(params["definition_file"])
+        task.add_secrets(definition_secrets(definition))  # before anything can fail and print it
     state = OrganizationState(task, definition, prune=params["prune"], prune_owners=params["prune_owners"],
                               prune_projects=params["prune_projects"], plan_file=params.get("plan_file"),
                               limits=params.get("limits"))
