@@ -25,8 +25,11 @@ __metaclass__ = type
 
 import datetime
 import json
+import re
 
 from ansible_collections.posthog.admin.plugins.module_utils._base import Failure
+from ansible_collections.posthog.admin.plugins.module_utils._client import MAX_DEPTH, deeper_than
+from ansible_collections.posthog.admin.plugins.module_utils._document import read_regular
 from ansible_collections.posthog.admin.plugins.module_utils._plan import REMOVING, fingerprint
 
 FORMAT = "posthog.admin.organization_state/plan-2"
@@ -57,23 +60,66 @@ def saved(task, org, document, result, plan):
     )
 
 
+#: The largest plan file read back (a plan of 10,000 changes with their diffs is some tens of MiB).
+MAX_PLAN_BYTES = 256 * 1024 * 1024
+
+#: What a saved plan holds at its top: key -> (types, what it is).
+SHAPE = dict(format=((str,), "text"), host=((str,), "text"), created_at=((str,), "text"),
+             document_sha256=((str,), "text"), nonce=((str,), "text"), organization=((dict,), "an object"),
+             states=((dict,), "an object"), plan=((list,), "a list"), pending=((list,), "a list"),
+             sections=((dict,), "an object"), diff=((list,), "a list"))
+
+
 def load(path):
-    import json
+    """The plan saved at ``path``, checked before it is believed: a regular file of bounded size, JSON of
+    bounded depth, in this version's format, each part of the type it is saved as."""
+    text = read_regular(path, "plan_file", MAX_PLAN_BYTES)
     try:
-        with open(path) as handle:
-            data = json.load(handle)
-    except (IOError, OSError) as exc:
-        raise Failure("plan_file %s cannot be read: %s" % (path, exc.strerror or exc))
+        data = json.loads(text)
+    except RecursionError:
+        raise Failure("plan_file %s is not a saved plan (JSON nested deeper than posthog.admin reads)" % path)
     except ValueError as exc:
         raise Failure("plan_file %s is not a saved plan (not JSON: %s)" % (path, exc))
+    if deeper_than(data, MAX_DEPTH):
+        raise Failure("plan_file %s is not a saved plan (JSON nested deeper than %d levels)" % (path, MAX_DEPTH))
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise Failure("plan_file %s is not a plan saved by posthog.admin.organization_state (format %r, expected %r)"
                       % (path, data.get("format") if isinstance(data, dict) else None, FORMAT))
-    for key, kind in (("states", dict), ("plan", list), ("nonce", str)):
-        if not isinstance(data.get(key), kind):
-            raise Failure("plan_file %s is not a plan saved by posthog.admin.organization_state (%s is missing or not "
-                          "a %s)" % (path, key, kind.__name__))
+    problems = shape_problems(data)
+    if problems:
+        raise Failure("plan_file %s is not a plan saved by posthog.admin.organization_state: %s"
+                      % (path, "; ".join(problems[:5])))
     return data
+
+
+def shape_problems(data):
+    """How a plan file's content differs from what :func:`saved` writes (sentences; empty when it does not)."""
+    problems = []
+    for key, (types, words) in sorted(SHAPE.items()):
+        value = data.get(key)
+        required = key in ("states", "plan", "nonce")
+        if value is None and not required:
+            continue
+        if not isinstance(value, types):
+            problems.append("%s is missing or not %s" % (key, words) if required else "%s is not %s" % (key, words))
+    if problems:
+        return problems
+    if not re.match(r"^[0-9a-f]{12}$", data["nonce"]):
+        problems.append("nonce is not 12 hexadecimal digits")
+    organization = data.get("organization") or {}
+    for key in ("id", "name"):
+        if organization.get(key) is not None and not isinstance(organization[key], str):
+            problems.append("organization.%s is not text" % key)
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in data["states"].items()):
+        problems.append("states must map text to text")
+    for index, action in enumerate(data["plan"]):
+        if not isinstance(action, dict) or not all(isinstance(action.get(k), str) for k in ("action", "method", "path")):
+            problems.append("plan[%d] is not an action (an object with text action, method and path)" % index)
+            break
+    for key in ("pending", "diff"):
+        if not all(isinstance(item, dict) for item in data.get(key) or []):
+            problems.append("%s must hold objects" % key)
+    return problems
 
 
 def stale(reviewed, task, org, document, plan):
@@ -191,8 +237,6 @@ def kind_of(action):
 def _verb(value):
     """An action's verb as written (``created``, ``waited for``): plain when it is lower-case words only,
     which no renderer turns into anything; else :func:`inert`."""
-    import re
-
     return value if isinstance(value, str) and re.match(r"^[a-z]{1,30}( [a-z]{1,30}){0,3}$", value) else inert(value)
 
 
@@ -237,8 +281,6 @@ def inert(value):
     """``value`` as Markdown that shows it as it is and does nothing: an inline code span (GitHub and
     GitLab render no HTML, link, image, mention, reference or emoji inside one), on one line
     (:func:`visible`), fenced with more backticks than any run inside it. Not text: its JSON."""
-    import re
-
     text = visible(value if isinstance(value, str) else json.dumps(value, sort_keys=True, default=str))
     if not text.strip():
         text = json.dumps(text)  # an empty or blank text shows as its quotes

@@ -29,7 +29,13 @@ from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible_collections.posthog.admin.plugins.module_utils import _catalog, _review
 from ansible_collections.posthog.admin.plugins.module_utils._apply import Stopped, execute
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._document import read_definition, to_yaml, write_private
+from ansible_collections.posthog.admin.plugins.module_utils._document import (
+    MAX_DEFINITION_BYTES,
+    read_definition,
+    read_regular,
+    to_yaml,
+    write_private,
+)
 from ansible_collections.posthog.admin.plugins.module_utils._common import Task
 from ansible_collections.posthog.admin.plugins.module_utils._standin import given_secrets, plainly_valid
 from ansible_collections.posthog.admin.plugins.module_utils._plan import (
@@ -420,11 +426,13 @@ class OrganizationState:
     def stopped(self, plan, stopped):
         """The failure of an applied plan: what was done, what failed, what was not attempted."""
         where = stopped.action.label
-        failure = Failure("%s: %s %s" % (where, stopped.msg.rstrip(), progress_message(stopped.done, stopped.rest)),
+        failure = Failure("%s: %s %s" % (where, stopped.msg.rstrip(), progress_message(stopped.done, stopped.rest,
+                                                                                     stopped.uncertain)),
                           **stopped.extra)
         failure.extra.update(done=[a.as_dict(self.task.secrets) for a in stopped.done],
                              not_attempted=[a.as_dict(self.task.secrets) for a in stopped.rest],
-                             changed=bool(stopped.done), failed_item=where)
+                             uncertain=[a.as_dict(self.task.secrets) for a in stopped.uncertain],
+                             changed=bool(stopped.done or stopped.uncertain), failed_item=where)
         return failure
 
     def result(self, plan):
@@ -618,9 +626,8 @@ def read_state(task, params):
         text = to_yaml(document, parts, ctx.notes, ctx.comments, org, task.client.base_url)
         path = params["dest"]
         current = None
-        if os.path.exists(path):
-            with open(path) as handle:
-                current = handle.read()
+        if os.path.exists(path):  # a regular file of bounded size only: never a directory, a FIFO or a device
+            current = read_regular(path, "dest", MAX_DEFINITION_BYTES)
         result["changed"] = current != text
         if result["changed"] and not task.check_mode:
             write_private(path, text)
