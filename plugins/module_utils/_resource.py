@@ -595,14 +595,30 @@ class Resource:
         return matches[0] if unknown(str(matches[0].get("id"))) else self.complete(matches[0])
 
     def _recover_created(self):
-        """After an ambiguous create failure: the object if the POST went through, else None."""
+        """After an ambiguous create failure: the object if the POST went through, else None. Looked for
+        where the plan has put things by now: a parent the plan created (an organization, a project) is
+        known by its id, no longer by its token."""
         option, dummy = self.lookup()
         if option is None or option == self.id_option:
             return None
+        task, params = self.task, self.params
+        saved = (getattr(task, "_organization_id", None), getattr(task, "missing_parent", None))
         try:
+            if self.planned is not None:
+                self.params = self.planned.resolve(params)
+                if saved[0] is not None:
+                    task._organization_id = self.planned.resolve(saved[0])
+                if saved[1] is not None:
+                    task.missing_parent = None
             return self.find(fresh=True)
         except Failure:
             return None
+        finally:
+            self.params = params
+            if saved[0] is not None:
+                task._organization_id = saved[0]
+            if saved[1] is not None:
+                task.missing_parent = saved[1]
 
     def changes(self, current, desired):
         """The subset of ``desired`` that the server does not have yet."""
