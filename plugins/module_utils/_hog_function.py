@@ -198,7 +198,9 @@ class HogUpdate(Update):
                 raise exc
             desired = resource.desired()
             secrets = desired.pop("secret_inputs", None) or {}
-            if fresh is None or resource.changes(fresh, desired) or any(k not in stored_secrets(fresh, resource.secret_keys(fresh)) for k in secrets):
+            if fresh is None or resource.changes(fresh, desired):
+                raise exc
+            if any(k not in stored_secrets(fresh, resource.secret_keys(fresh)) for k in secrets):
                 raise exc
             return fresh
 
@@ -413,7 +415,8 @@ class HogFunction(Resource):
         payload = self.update_payload(current, changes)
         payload.pop("base_updated_at", None)
         if "inputs" in payload:
-            secrets = set(stored_secrets(current, self.secret_keys(current))) | set(self.params.get("secret_inputs") or {})
+            secrets = set(stored_secrets(current, self.secret_keys(current)))
+            secrets.update(self.params.get("secret_inputs") or {})
             inputs = dict((k, v) for k, v in payload.pop("inputs").items() if k not in secrets)
             inputs.update(dict((k, {"secret": True}) for k in secrets))
             after["inputs"] = inputs
