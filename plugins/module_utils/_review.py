@@ -113,7 +113,8 @@ def shape_problems(data):
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in data["states"].items()):
         problems.append("states must map text to text")
     for index, action in enumerate(data["plan"]):
-        if not isinstance(action, dict) or not all(isinstance(action.get(k), str) for k in ("action", "method", "path")):
+        if not isinstance(action, dict) or not all(isinstance(action.get(k), str)
+                                                   for k in ("action", "method", "path")):
             problems.append("plan[%d] is not an action (an object with text action, method and path)" % index)
             break
     for key in ("pending", "diff"):
