@@ -38,7 +38,7 @@ options:
         cache's file names, C(host_vars/) files, C(--limit) patterns) - every character but ASCII letters,
         digits, C(_), C(.) and C(-) becomes C(_), as does a leading C(.) or C(-), and a name longer than
         120 characters is cut and ends in a hash of the whole. An organization named C(../../x) is the host
-        C(.._.._x) and its C(posthog_name) stays C(../../x).
+        C(___.._x) and its C(posthog_name) stays C(../../x).
     type: str
     choices: [slug, id, name]
     default: slug
