@@ -298,7 +298,7 @@ not_attempted:
 uncertain:
   description:
     - When a write fails after it was sent (a lost answer, a 5xx such as a gateway's 504, a timeout), that action
-      (as in RV(plan)): PostHog may have done it all the same. The next run reads what it did. Empty otherwise.
+      (as in RV(plan)), which PostHog may have done all the same. The next run reads what it did. Empty otherwise.
   returned: when a write fails
   type: list
   elements: dict
