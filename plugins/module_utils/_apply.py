@@ -23,14 +23,17 @@ from ansible_collections.posthog.admin.plugins.module_utils._client import Ambig
 
 
 class Stopped(Failure):
-    """A plan stopped at ``action``: ``done`` were applied before it, ``rest`` were not attempted."""
+    """A plan stopped at ``action``: ``done`` were applied before it, ``rest`` were not attempted, and
+    ``uncertain`` (the failed action, or nothing) may or may not have happened: its failure came after
+    its request was sent (a lost answer, a 5xx, a timeout)."""
 
-    def __init__(self, failure, action, done, rest):
+    def __init__(self, failure, action, done, rest, uncertain=()):
         super(Stopped, self).__init__(failure.msg, **failure.extra)
         self.missing = failure.missing
         self.action = action
         self.done = done
         self.rest = rest
+        self.uncertain = list(uncertain)
 
 
 def post_or_refind(client, path, body, refind, context=None, expect=None):
@@ -81,10 +84,11 @@ def execute(client, plan):
             action.done = action.write  # it was answered: whatever the answer says, the write happened
             action.answer = owner.absorb(action, answer) if owner is not None else answer
         except PostHogError as exc:
+            uncertain = [action] if action.write and getattr(exc, "uncertain", False) else []
             if owner is not None:
                 exc = owner.explain(exc)
             raise Stopped(Failure.of(exc), action, [a for a in actions[:index + 1] if a.done],
-                          [a for a in actions[index + 1:] if a.write])
+                          [a for a in actions[index + 1:] if a.write], uncertain)
         except Failure as failure:
             raise Stopped(failure, action, [a for a in actions[:index + 1] if a.done],
                           [a for a in actions[index + 1:] if a.write])

@@ -106,18 +106,41 @@ def is_marker(item):
     return isinstance(item, dict) and item.get("secret") is True and "value" not in item
 
 
-def public_inputs(obj):
-    """The non-secret inputs of a function as ``{key: {"value": ..., "templating"?: ...}}``."""
+def secret_keys(obj, *schemas):
+    """The keys of ``obj``'s inputs that are secret, whatever shape the answer gives their values: those
+    its inputs schema or its template's marks ``secret`` (PostHog answers the function with its
+    ``template``, whose schema the function was made from), those of ``schemas`` (the task's), and any
+    read back as the marker. A server answering a secret as ``{"value": ...}`` does not make it public."""
+    obj = obj if isinstance(obj, dict) else {}
+    template = obj.get("template") if isinstance(obj.get("template"), dict) else {}
+    keys = set()
+    for schema in (obj.get("inputs_schema"), template.get("inputs_schema")) + schemas:
+        for item in schema if isinstance(schema, list) else []:
+            if isinstance(item, dict) and item.get("secret") and item.get("key") is not None:
+                keys.add(str(item["key"]))
+    inputs = obj.get("inputs") if isinstance(obj.get("inputs"), dict) else {}
+    keys.update(key for key, item in inputs.items() if is_marker(item))
+    return keys
+
+
+def public_inputs(obj, secret=None):
+    """The non-secret inputs of a function as ``{key: {"value": ..., "templating"?: ...}}``: never an
+    input :func:`secret_keys` (or ``secret``, the caller's wider set) calls secret."""
+    secret = secret_keys(obj) if secret is None else secret
+    inputs = (obj or {}).get("inputs") if isinstance((obj or {}).get("inputs"), dict) else {}
     found = {}
-    for key, item in ((obj or {}).get("inputs") or {}).items():
-        if isinstance(item, dict) and not is_marker(item):
+    for key, item in inputs.items():
+        if isinstance(item, dict) and not is_marker(item) and key not in secret:
             found[key] = dict((k, copy.deepcopy(v)) for k, v in item.items() if k in ("value", "templating"))
     return found
 
 
-def stored_secrets(obj):
-    """The keys of the secret inputs a function has a value for (read back as markers)."""
-    return sorted(key for key, item in ((obj or {}).get("inputs") or {}).items() if is_marker(item))
+def stored_secrets(obj, secret=None):
+    """The keys of the secret inputs a function has a value for (read back as markers, or echoed)."""
+    secret = secret_keys(obj) if secret is None else secret
+    inputs = (obj or {}).get("inputs") if isinstance((obj or {}).get("inputs"), dict) else {}
+    return sorted(key for key, item in inputs.items() if key in secret and (
+        is_marker(item) or (isinstance(item, dict) and item.get("value") not in (None, ""))))
 
 
 def wrap(values):
@@ -175,7 +198,9 @@ class HogUpdate(Update):
                 raise exc
             desired = resource.desired()
             secrets = desired.pop("secret_inputs", None) or {}
-            if fresh is None or resource.changes(fresh, desired) or any(k not in stored_secrets(fresh) for k in secrets):
+            if fresh is None or resource.changes(fresh, desired):
+                raise exc
+            if any(k not in stored_secrets(fresh, resource.secret_keys(fresh)) for k in secrets):
                 raise exc
             return fresh
 
@@ -211,6 +236,17 @@ class HogFunction(Resource):
 
     def label(self):
         return super(HogFunction, self).identity()
+
+    def secret_keys(self, obj):
+        """The inputs of ``obj`` that are secret: by its schema or its template's (:func:`secret_keys`), the
+        task's ``inputs_schema``, the task's ``secret_inputs``, and the template this task read."""
+        params = self.params or {}
+        task = getattr(self, "task", None)
+        template = (task.cache.get("hog_function_templates") or {}).get(params.get("template_id")) \
+            if task is not None and params.get("template_id") else None
+        keys = secret_keys(obj, params.get("inputs_schema"), (template or {}).get("inputs_schema"))
+        keys.update(params.get("secret_inputs") or {})
+        return keys
 
     def validate(self):
         params = self.params
@@ -309,9 +345,9 @@ class HogFunction(Resource):
         if field == "template_id":
             return (obj.get("template") or {}).get("id") or obj.get("template_id")
         if field == "inputs":
-            return public_inputs(obj)
+            return public_inputs(obj, self.secret_keys(obj))
         if field == "secret_inputs":
-            return stored_secrets(obj)
+            return stored_secrets(obj, self.secret_keys(obj))
         if field in ("filters", "masking", "mappings"):
             return strip_compiled(obj.get(field), COMPILED + ("order",) if field == "mappings" else COMPILED)
         return obj.get(field)
@@ -327,7 +363,7 @@ class HogFunction(Resource):
 
     def shape(self, obj):
         """The function as returned: an echoed value of a secret input masked, as hog_function_info does."""
-        return masked_secrets(super(HogFunction, self).shape(obj))
+        return masked_secrets(super(HogFunction, self).shape(obj), self.secret_keys(obj))
 
     def view(self, obj, desired):
         if obj is None:
@@ -335,7 +371,7 @@ class HogFunction(Resource):
         shown = dict((k, v) for k, v in desired.items() if k != "secret_inputs")
         view = super(HogFunction, self).view(obj, shown)
         if "secret_inputs" in desired:
-            stored = stored_secrets(obj)
+            stored = stored_secrets(obj, self.secret_keys(obj))
             view["secret_inputs"] = dict((k, SECRET_MASK) for k in sorted(desired["secret_inputs"])
                                          if k in stored or self.sent_secrets)
         return view
@@ -364,7 +400,7 @@ class HogFunction(Resource):
         if "inputs" in changes or "secret_inputs" in changes:
             # PostHog replaces the inputs as a whole: send the stored non-secret ones with the changes.
             # Secrets left out keep their stored value.
-            inputs = public_inputs(current)
+            inputs = public_inputs(current, self.secret_keys(current))
             inputs.update(wrap(self.params.get("inputs")))
             if "secret_inputs" in changes:
                 inputs.update(wrap(self.params.get("secret_inputs")))
@@ -379,7 +415,8 @@ class HogFunction(Resource):
         payload = self.update_payload(current, changes)
         payload.pop("base_updated_at", None)
         if "inputs" in payload:
-            secrets = set(stored_secrets(current)) | set(self.params.get("secret_inputs") or {})
+            secrets = set(stored_secrets(current, self.secret_keys(current)))
+            secrets.update(self.params.get("secret_inputs") or {})
             inputs = dict((k, v) for k, v in payload.pop("inputs").items() if k not in secrets)
             inputs.update(dict((k, {"secret": True}) for k in secrets))
             after["inputs"] = inputs
@@ -445,14 +482,13 @@ def read_hog_functions(task, params):
     return dict(hog_functions=[masked_secrets(f) for f in functions])
 
 
-def masked_secrets(obj):
-    """A function as read, any value of an input its schema calls secret masked (PostHog answers the
-    marker ``{"secret": true}`` alone; a server that echoed a value would not have it printed), and
-    ``encrypted_inputs`` too."""
+def masked_secrets(obj, secret=None):
+    """A function as read, any value of an input that is secret (:func:`secret_keys`, or ``secret``) masked
+    (PostHog answers the marker ``{"secret": true}`` alone; a server that echoed a value would not have it
+    printed), and ``encrypted_inputs`` too."""
     if not isinstance(obj, dict):
         return obj
-    schema = obj.get("inputs_schema") if isinstance(obj.get("inputs_schema"), list) else []
-    secret = set(i.get("key") for i in schema if isinstance(i, dict) and i.get("secret"))
+    secret = secret_keys(obj) if secret is None else secret
     inputs = obj.get("inputs") if isinstance(obj.get("inputs"), dict) else {}
     echoed = [k for k in secret if k in inputs and not is_marker(inputs[k])]
     if not echoed and not obj.get("encrypted_inputs"):

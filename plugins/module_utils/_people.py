@@ -198,14 +198,60 @@ def explain(exc):
 
 
 # ------------------------------------------------------------------------------------ indexes
+class MemberIndex(dict):
+    """{email key: member}, where a key two members share (addresses that differ only in case: PostHog's
+    users are unique by exact address) is refused wherever it is looked up, naming both: the person the
+    task means could be either, and picking one would give a role, a rule or a level to the wrong
+    account. Iterating gives every member (twins too): what is not looked up is not chosen."""
+
+    def __init__(self, members):
+        super(MemberIndex, self).__init__()
+        self.twins = {}
+        for member in members:
+            email = member_email(member)
+            if not email:
+                continue
+            key = email.lower()
+            if key in self.twins:
+                self.twins[key].append(member)
+            elif dict.__contains__(self, key):
+                self.twins[key] = [dict.pop(self, key), member]
+            else:
+                dict.__setitem__(self, key, member)
+
+    def _refuse(self, key):
+        twins = self.twins[key]
+        raise Failure("%s could be any of %d members whose e-mail addresses differ only in case (%s); PostHog "
+                      "keeps them as separate accounts, so posthog.admin will not choose one: remove or rename "
+                      "the extra account in PostHog, then run this again"
+                      % (key, len(twins), ", ".join("%s (member id %s)" % (member_email(m), m.get("id"))
+                                                    for m in twins)))
+
+    def __contains__(self, key):
+        if isinstance(key, str) and key in self.twins:
+            self._refuse(key)
+        return dict.__contains__(self, key)
+
+    def __getitem__(self, key):
+        if isinstance(key, str) and key in self.twins:
+            self._refuse(key)
+        return dict.__getitem__(self, key)
+
+    def get(self, key, default=None):
+        if isinstance(key, str) and key in self.twins:
+            self._refuse(key)
+        return dict.get(self, key, default)
+
+    def items(self):
+        return list(dict.items(self)) + [(key, m) for key, twins in self.twins.items() for m in twins]
+
+    def values(self):
+        return [member for dummy, member in self.items()]
+
+
 def index_members(members):
-    """{email key: member}."""
-    result = {}
-    for member in members:
-        email = member_email(member)
-        if email:
-            result[email.lower()] = member
-    return result
+    """{email key: member} (:class:`MemberIndex`: a key two members share is refused when looked up)."""
+    return MemberIndex(members)
 
 
 def index_invites(invites):

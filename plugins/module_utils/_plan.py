@@ -290,10 +290,13 @@ def plan_problems(plan, refs):
     return problems
 
 
-def progress_message(done, not_attempted):
+def progress_message(done, not_attempted, uncertain=()):
     """What a failed real run did, for the failure's message."""
     parts = []
     parts.append("Done before it: %s." % (", ".join(a.describe() for a in done) if done else "nothing"))
+    if uncertain:
+        parts.append("Uncertain (PostHog may have done it; the next run reads what it did): %s."
+                     % ", ".join(a.describe() for a in uncertain))
     if not_attempted:
         parts.append("Not attempted: %s." % ", ".join(a.describe() for a in not_attempted))
     parts.append("Run the task again to converge the rest.")

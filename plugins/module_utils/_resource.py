@@ -597,7 +597,8 @@ class Resource:
         return matches[0] if unknown(str(matches[0].get("id"))) else self.complete(matches[0])
 
     def _recover_created(self):
-        """After an ambiguous create failure: the object if the POST went through, else None."""
+        """After an ambiguous create failure: the object if the POST went through, else None (the look-up's
+        paths hold the ids the plan has answered by now: see ``Task.known_path``)."""
         option, dummy = self.lookup()
         if option is None or option == self.id_option:
             return None
@@ -627,7 +628,9 @@ class Resource:
             current = self.found = self.find()
             self.applied = copy.deepcopy(current)
             self.guard(current)
-            self.decided_on = plan.depend(self.state_key(), current)
+            # the state as shown (secrets masked): a saved plan's fingerprints must not let its reader test a
+            # guess of a secret a server answered
+            self.decided_on = plan.depend(self.state_key(), self.shape(current) if current is not None else None)
             if state == "absent":
                 self._absent(result, current)
             else:

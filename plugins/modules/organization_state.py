@@ -154,8 +154,9 @@ notes:
     in, a person a role lists) or a document that lists one object twice (role names regardless of
     case). Check mode returns that plan (RV(plan)); a real run carries out exactly its writes.
   - Fails at the first refused write with the part and item named, reporting C(changed=true) when
-    earlier parts changed something, what was done (RV(done)) and what was not attempted
-    (RV(not_attempted)); running the task again converges the rest.
+    earlier parts changed something, what was done (RV(done)), what was not attempted
+    (RV(not_attempted)) and the write PostHog may have done all the same (RV(uncertain)); running the
+    task again converges the rest.
 seealso:
   - module: posthog.admin.organization_state_info
 """
@@ -291,6 +292,13 @@ done:
   elements: dict
 not_attempted:
   description: When a write fails, the actions of the plan not attempted (as in RV(plan)); run the task again.
+  returned: when a write fails
+  type: list
+  elements: dict
+uncertain:
+  description:
+    - When a write fails after it was sent (a lost answer, a 5xx such as a gateway's 504, a timeout), that action
+      (as in RV(plan)), which PostHog may have done all the same. The next run reads what it did. Empty otherwise.
   returned: when a write fails
   type: list
   elements: dict
