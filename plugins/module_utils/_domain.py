@@ -28,15 +28,8 @@ import time
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
-from ansible_collections.posthog.admin.plugins.module_utils._resource import (
-    UPDATE,
-    Failure,
-    Field,
-    Resource,
-    Scope,
-    Step,
-    options_of,
-)
+from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Scope, Step
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Field, options_of
 from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 DOMAIN_RE = re.compile(r"^([a-z0-9]+(-[a-z0-9]+)*\.)+[a-z]{2,}$")

@@ -213,7 +213,8 @@ def export_items(ctx):
     """organization_state_info: the organization's projects as the document's items (each read whole:
     the list answers a summary); None when PostHog refuses the list."""
     reader = Project(ctx.task, {})
-    projects = ctx.quietly("projects", lambda: ctx.client.list_all(reader.collection_path(), context="listing projects"))
+    projects = ctx.quietly("projects", lambda: ctx.client.list_all(reader.collection_path(),
+                                                                   context="listing projects"))
     if projects is None:
         return None
     items = []

@@ -29,7 +29,8 @@ import re
 import time
 
 from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Field, Resource, Scope, Step, options_of
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Field, Resource, Scope, Step
+from ansible_collections.posthog.admin.plugins.module_utils._resource import options_of
 from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 DOMAIN_MAX_LENGTH = 64
