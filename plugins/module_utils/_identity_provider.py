@@ -52,7 +52,6 @@ DOMAIN_MODULE_WAY = ("older PostHog keeps SAML on the domain itself: set saml_en
                      "saml_x509_cert with posthog.admin.domain")
 
 
-
 def same_domain_scope(wanted, current):
     """PostHog answers no ``domain_scope`` for a configuration of selected domains (its default)."""
     return wanted == ("selected" if current is None else current)

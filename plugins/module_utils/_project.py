@@ -130,7 +130,6 @@ class Project(Resource):
     folded = ("name",)  # PostHog keeps names unique regardless of case
     secret_paths = SECRET_FIELDS  # the tokens too, which the module never manages
 
-
     def validate(self):
         params = self.params
         problems = []
@@ -213,8 +212,8 @@ def export_items(ctx):
     """organization_state_info: the organization's projects as the document's items (each read whole:
     the list answers a summary); None when PostHog refuses the list."""
     reader = Project(ctx.task, {})
-    projects = ctx.quietly("projects", lambda: ctx.client.list_all(reader.collection_path(),
-                                                                   context="listing projects"))
+    path = reader.collection_path()
+    projects = ctx.quietly("projects", lambda: ctx.client.list_all(path, context="listing projects"))
     if projects is None:
         return None
     items = []

@@ -146,7 +146,6 @@ class ProxyRecord(Resource):
     clock = staticmethod(time.monotonic)
     sleep = staticmethod(time.sleep)
 
-
     def identity(self):
         if self.params.get("domain") is not None:
             return "proxy record %r" % self.params["domain"]
@@ -235,8 +234,8 @@ def read_proxy_records(task, params):
 def export_items(ctx):
     """organization_state_info: the proxy records (not those being deleted), each not live yet with a
     comment naming its CNAME record; None where PostHog refuses the list."""
-    proxies = ctx.quietly("proxy records", lambda: ctx.client.list_all(ProxyRecord.SCOPE.path(ctx.task, {}),
-                                                                      context="listing proxy records"))
+    path = ProxyRecord.SCOPE.path(ctx.task, {})
+    proxies = ctx.quietly("proxy records", lambda: ctx.client.list_all(path, context="listing proxy records"))
     if proxies is None:
         return None
     for obj in proxies:
