@@ -88,6 +88,7 @@ class Task:
         self.secrets = set()
         self.listing = None  # organization_state: the Listing every section's items share (collections by path)
         self.planning = False  # organization_state's plan of a real run: check mode that assumes no earlier task
+        self.plan = None  # the Plan the task's objects plan in (paths resolve its unknowns once answered)
 
     @property
     def assumes_earlier_tasks(self):
@@ -142,7 +143,12 @@ class Task:
     def org_path(self, *parts):
         """``/api/organizations/<org>/<parts...>/``"""
         tail = "/".join(str(p).strip("/") for p in parts if p not in (None, ""))
-        return "/api/organizations/%s/%s" % (self.organization_id, tail + "/" if tail else "")
+        return self.known_path("/api/organizations/%s/%s" % (self.organization_id, tail + "/" if tail else ""))
+
+    def known_path(self, path):
+        """``path`` as it is known now: the unknowns of the plan this task plans in (the id of an organization
+        it creates) replaced once the plan has applied the action that answers them."""
+        return self.plan.known_path(path) if self.plan is not None else path
 
     @property
     def project_id(self):
