@@ -683,14 +683,6 @@ class BatchExport(Resource):
         return view
 
     # --------------------------------------------------------------- finding
-    def candidates(self, option, value):
-        try:
-            return super(BatchExport, self).candidates(option, value)
-        except PostHogError as exc:
-            if is_route_gone(exc) and not self.project_id:
-                raise Failure.of(no_organization_route(exc))
-            raise
-
     def guard(self, current):
         """An older PostHog has no incremental exports: it would ignore the fields, and every run would
         send them again. Said before any write, from the exports the look-up read."""

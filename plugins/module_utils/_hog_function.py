@@ -231,6 +231,7 @@ class HogFunction(Resource):
     list_option = "hog_functions"
     item_options = ITEM_OPTIONS
     named_by = "name or id"
+    folded = ("id",)  # a UUID, in any case
     FIELDS = FIELDS
     steps = (HOG_UPDATE,)
 
@@ -279,9 +280,6 @@ class HogFunction(Resource):
             if not item.get("key"):
                 problems.append("inputs_schema[%d] needs a key" % index)
         return problems
-
-    def identities(self):
-        return [(k, v.lower() if k == "id" else v) for k, v in super(HogFunction, self).identities()]
 
     # --------------------------------------------------------------- finding
     def list_query(self, option=None):
