@@ -971,11 +971,6 @@ class Roster(Planner):
                               refusals=refusals)
         return plan
 
-    def changed(self, plan):
-        roles = plan.get("roles") or {}
-        return bool(plan["invite"] or plan["update"] or plan["remove"] or plan["revoke"] or roles.get("add")
-                    or roles.get("remove"))
-
     def requests(self, plan):
         """Invites, level changes, removals (an owner lowered first), revocations, then role changes."""
         payloads = [invite_payload(p, self.params["send_email"]) for p in plan["invite"]]
