@@ -330,6 +330,7 @@ INCREMENTAL_MODES = ["APPEND", "MERGE"]
 #: Fields only PostHog's newest API has (an older PostHog ignores them: the task fails instead).
 NEWEST_FIELDS = ("incremental_mode", "primary_key", "version_key")
 
+
 def same_query(wanted, current):
     """Whether two HogQL queries are the same, whitespace aside."""
     return normalize_query(wanted) == normalize_query(current)
