@@ -239,7 +239,6 @@ class HogFunction(Resource):
         super(HogFunction, self).__init__(task, params, listing)
         self.sent_secrets = False  # whether this run sends the secret inputs (then the diff shows them, masked)
 
-
     def identity(self):
         option, value = self.lookup()
         if option == "id":

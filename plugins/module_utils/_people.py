@@ -816,13 +816,13 @@ class Invites(Planner):
         plan["payloads"] = [invite_payload(p, self.params["send_email"]) for p in plan["create"]]
         return plan
 
-    def requests(self, plan):
-        if plan["absent"]:
+    def requests(self, decisions):
+        if decisions["absent"]:
             return [dict(verb="revoked", method="DELETE", path=invite_path(self.task, invite["id"]),
                          label=person["email"], note="revoking the invite of %s" % person["email"])
-                    for person, found in plan["doomed"] for invite in found]
-        return (invite_requests(self.task, plan["payloads"]) +
-                case_variant_requests(self.task, plan["payloads"], plan["invites_by_key"]))
+                    for person, found in decisions["doomed"] for invite in found]
+        return (invite_requests(self.task, decisions["payloads"]) +
+                case_variant_requests(self.task, decisions["payloads"], decisions["invites_by_key"]))
 
     def recovery(self, action, path, body):
         if action.method == "POST":
@@ -838,44 +838,47 @@ class Invites(Planner):
     def explain(self, error):
         return explain(error)
 
-    def report(self, plan):
-        if plan["absent"]:
+    def report(self, decisions):
+        if decisions["absent"]:
             result = dict(invites=[], created=[], unchanged=[], expired=[], already_members=[],
-                          removed=[p["email"] for p, dummy in plan["doomed"]])
+                          removed=[p["email"] for p, dummy in decisions["doomed"]])
         else:
-            if not plan["created"]:
-                plan["created"] = dict((p["target_email"].lower(), predicted_invite(p)) for p in plan["payloads"])
+            if not decisions["created"]:
+                decisions["created"] = dict((p["target_email"].lower(), predicted_invite(p))
+                                            for p in decisions["payloads"])
             invites = []
             for person in self.people:
-                if person["key"] in plan["members_by_key"]:
+                if person["key"] in decisions["members_by_key"]:
                     continue
-                found = plan["invites_by_key"].get(person["key"]) or []
+                found = decisions["invites_by_key"].get(person["key"]) or []
                 pending = pending_invites(found)
-                invite = plan["created"].get(person["key"]) or (pending[0] if pending else (found[0] if found else None))
+                invite = decisions["created"].get(person["key"]) or (
+                    pending[0] if pending else (found[0] if found else None))
                 if invite:
                     invites.append(with_level_name(invite))
             result = dict(
                 invites=invites,
-                created=[p["email"] for p in plan["create"]],
-                unchanged=[p["email"] for p in plan["unchanged"]],
-                expired=[p["email"] for p in plan["expired"]],
-                already_members=[member_email(plan["members_by_key"][p["key"]]) for p in plan["already_members"]],
+                created=[p["email"] for p in decisions["create"]],
+                unchanged=[p["email"] for p in decisions["unchanged"]],
+                expired=[p["email"] for p in decisions["expired"]],
+                already_members=[member_email(decisions["members_by_key"][p["key"]])
+                                 for p in decisions["already_members"]],
                 removed=[],
             )
         if self.params.get("email") is not None:
             result["invite"] = result["invites"][0] if result["invites"] else {}
         return result
 
-    def diff(self, plan):
-        if plan["absent"]:
-            return (dict((p["email"], describe_invites(found)) for p, found in plan["doomed"]),
-                    dict((p["email"], None) for p, dummy in plan["doomed"]))
+    def diff(self, decisions):
+        if decisions["absent"]:
+            return (dict((p["email"], describe_invites(found)) for p, found in decisions["doomed"]),
+                    dict((p["email"], None) for p, dummy in decisions["doomed"]))
         before, after = {}, {}
-        creating = set(p["key"] for p in plan["create"])
+        creating = set(p["key"] for p in decisions["create"])
         for person in self.people:
-            if person["key"] in plan["members_by_key"]:
+            if person["key"] in decisions["members_by_key"]:
                 continue
-            found = plan["invites_by_key"].get(person["key"]) or []
+            found = decisions["invites_by_key"].get(person["key"]) or []
             before[person["email"]] = describe_invites(found)
             after[person["email"]] = ("invited as %s" % level_name(person.get("level") or MEMBER)
                                       if person["key"] in creating else before[person["email"]])
@@ -971,18 +974,18 @@ class Roster(Planner):
                               refusals=refusals)
         return plan
 
-    def requests(self, plan):
+    def requests(self, decisions):
         """Invites, level changes, removals (an owner lowered first), revocations, then role changes."""
-        payloads = [invite_payload(p, self.params["send_email"]) for p in plan["invite"]]
+        payloads = [invite_payload(p, self.params["send_email"]) for p in decisions["invite"]]
         requests = invite_requests(self.task, payloads)
-        for change in plan["update"]:
+        for change in decisions["update"]:
             email = member_email(change["member"])
             before, after = level_name(change["before"]), level_name(change["after"])
             requests.append(dict(verb="updated", method="PATCH", path=member_path(self.task, change["member"]),
                                  body=dict(level=change["after"]), label=email, answers="object",
                                  person="owner" in (before, after),
                                  note="changing the level of %s from %s to %s" % (email, before, after)))
-        for removal in plan["remove"]:
+        for removal in decisions["remove"]:
             path = member_path(self.task, removal["member"])
             if removal["demote"]:
                 requests.append(dict(verb="lowered", method="PATCH", path=path, body=dict(level=MEMBER),
@@ -990,11 +993,11 @@ class Roster(Planner):
                                      note="lowering owner %s to member before removing them" % removal["email"]))
             requests.append(dict(verb="removed", method="DELETE", path=path, label=removal["email"],
                                  person=bool(removal["demote"]), note="removing %s" % removal["email"]))
-        for revoke in plan["revoke"]:
+        for revoke in decisions["revoke"]:
             for invite in revoke["invites"]:
                 requests.append(dict(verb="revoked", method="DELETE", path=invite_path(self.task, invite["id"]),
                                      label=revoke["email"], note="revoking the invite of %s" % revoke["email"]))
-        roles = plan.get("roles") or {}
+        roles = decisions.get("roles") or {}
         for email, role, membership in roles.get("remove", []):
             requests.append(dict(remove_request(self.task, role, membership), verb="roles changed",
                                  label=email))
@@ -1021,20 +1024,20 @@ class Roster(Planner):
     def explain(self, error):
         return explain(error)
 
-    def report(self, plan):
+    def report(self, decisions):
         report = dict(
-            invited=[p["email"] for p in plan["invite"]],
+            invited=[p["email"] for p in decisions["invite"]],
             updated=[dict(email=member_email(c["member"]), before=level_name(c["before"]),
-                          after=level_name(c["after"])) for c in plan["update"]],
-            removed=[r["email"] for r in plan["remove"]],
-            removed_owners=[r["email"] for r in plan["remove"] if r.get("demote")],
-            revoked=[r["email"] for r in plan["revoke"]],
-            unchanged=[p["email"] for p in plan["unchanged"]],
-            expired=[p["email"] for p in plan["expired"]],
-            kept=plan["kept"],
-            roster=plan["after"],
+                          after=level_name(c["after"])) for c in decisions["update"]],
+            removed=[r["email"] for r in decisions["remove"]],
+            removed_owners=[r["email"] for r in decisions["remove"] if r.get("demote")],
+            revoked=[r["email"] for r in decisions["revoke"]],
+            unchanged=[p["email"] for p in decisions["unchanged"]],
+            expired=[p["email"] for p in decisions["expired"]],
+            kept=decisions["kept"],
+            roster=decisions["after"],
         )
-        roles = plan.get("roles")
+        roles = decisions.get("roles")
         if roles is not None:
             changes = {}
             for email, dummy, role in roles["add"]:
@@ -1045,11 +1048,11 @@ class Roster(Planner):
                           roles_pending=[dict(email=e, roles=names) for e, names in sorted(roles["pending"].items())])
         return report
 
-    def diff(self, plan):
-        changed = [e for e in plan["after"] if plan["before"].get(e) != plan["after"][e]]
-        before = dict((e, plan["before"].get(e)) for e in changed)
-        after = dict((e, plan["after"][e]) for e in changed)
-        roles = plan.get("roles") or {}
+    def diff(self, decisions):
+        changed = [e for e in decisions["after"] if decisions["before"].get(e) != decisions["after"][e]]
+        before = dict((e, decisions["before"].get(e)) for e in changed)
+        after = dict((e, decisions["after"][e]) for e in changed)
+        roles = decisions.get("roles") or {}
         for email, wanted in (roles.get("after") or {}).items():
             if roles["before"].get(email) != wanted:
                 before["%s roles" % email] = ", ".join(roles["before"].get(email) or [])
