@@ -33,6 +33,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.posthog.admin.plugins.module_utils._base import unknown
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._common import project_id_of
 from ansible_collections.posthog.admin.plugins.module_utils._people import (
@@ -427,6 +428,8 @@ class AccessControl(Resource):
     def terraform_locked(self):
         """Whether the project's Terraform lock is on while Terraform manages some of its rules (one
         read per project and task; an older PostHog without the setting has no lock)."""
+        if unknown(project_id_of(self.params)):
+            return False  # a project the plan creates has no rules yet
         path = "/api/projects/%s/access_control_management_settings/" % project_id_of(self.params)
         if path not in self.task.cache:
             try:

@@ -42,6 +42,11 @@ def client_from_params(params, on_retry=None):
     )
 
 
+#: How a person names an organization in the ``organization`` option besides its UUID: a unique field
+#: (PostHog keeps slugs unique), then one organizations may share (a name shared by several fails).
+ORGANIZATION_NAMES = ("slug", "name")
+
+
 def resolve_organization(client, value):
     """The id to put in ``/api/organizations/<id>/...`` for a UUID, slug, name or ``@current``.
 
@@ -52,10 +57,11 @@ def resolve_organization(client, value):
     if value == "@current" or UUID_RE.match(value):
         return value
     organizations = client.list_all("/api/organizations/", context="looking up organization %r" % value)
-    by_slug = [o for o in organizations if o.get("slug") == value]
+    unique, shared = ORGANIZATION_NAMES
+    by_slug = [o for o in organizations if o.get(unique) == value]
     if by_slug:
         return by_slug[0]["id"]
-    by_name = [o for o in organizations if o.get("name") == value]
+    by_name = [o for o in organizations if o.get(shared) == value]
     if len(by_name) == 1:
         return by_name[0]["id"]
     if len(by_name) > 1:
@@ -88,6 +94,7 @@ class Task:
         self.secrets = set()
         self.listing = None  # organization_state: the Listing every section's items share (collections by path)
         self.planning = False  # organization_state's plan of a real run: check mode that assumes no earlier task
+        self.plan = None  # the Plan the task's objects plan in (paths resolve its unknowns once answered)
 
     @property
     def assumes_earlier_tasks(self):
@@ -142,7 +149,12 @@ class Task:
     def org_path(self, *parts):
         """``/api/organizations/<org>/<parts...>/``"""
         tail = "/".join(str(p).strip("/") for p in parts if p not in (None, ""))
-        return "/api/organizations/%s/%s" % (self.organization_id, tail + "/" if tail else "")
+        return self.known_path("/api/organizations/%s/%s" % (self.organization_id, tail + "/" if tail else ""))
+
+    def known_path(self, path):
+        """``path`` as it is known now: the unknowns of the plan this task plans in (the id of an organization
+        it creates) replaced once the plan has applied the action that answers them."""
+        return self.plan.known_path(path) if self.plan is not None else path
 
     @property
     def project_id(self):

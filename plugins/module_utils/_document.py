@@ -89,8 +89,7 @@ def write_private(path, text, option="dest"):
     import tempfile
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
-        raise Failure("%s %s: cannot write it, the directory %s does not exist; create it first"
-                      % (option, path, directory))
+        raise Failure("%s %s: the directory %s does not exist; create it first" % (option, path, directory))
     handle, temporary = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=directory)
     try:
         with os.fdopen(handle, "w") as out:

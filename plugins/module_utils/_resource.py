@@ -31,6 +31,7 @@ import json
 from ansible_collections.posthog.admin.plugins.module_utils._apply import Stopped, execute
 from ansible_collections.posthog.admin.plugins.module_utils._base import (  # noqa: F401 (the kinds import them here)
     SECRET_MASK,
+    UNKNOWN,
     Failure,
     Postponed,
     unknown,
@@ -114,7 +115,7 @@ class Scope:
     def path(self, task, params):
         if self.parent == "project":
             from ansible_collections.posthog.admin.plugins.module_utils._common import project_id_of
-            return "/api/projects/%s/%s/" % (project_id_of(params), self.part)
+            return task.known_path("/api/projects/%s/%s/" % (project_id_of(params), self.part))
         if self.parent == "organization":
             return task.org_path(self.part)
         return "/api/%s/" % self.part
@@ -564,8 +565,9 @@ class Resource:
         option, value = self.lookup()
         if option is None:
             raise Failure("one of %s is required to identify the %s" % (self.lookup_phrase(), self.kind))
-        self.collection_path()  # resolves the parent, which check mode may find missing
-        if getattr(self.task, "missing_parent", None) and (self.listing is None or option == self.id_option):
+        new_parent = UNKNOWN in self.collection_path()  # a parent the plan creates (also resolves a missing one)
+        if (new_parent or getattr(self.task, "missing_parent", None)) and \
+                (self.listing is None or option == self.id_option):
             self.seen = []
             return None  # nothing exists in a parent an earlier task (or this plan) would create
         if option == self.id_option:
@@ -618,7 +620,7 @@ class Resource:
         """Decide, reading only: this object's writes go into ``plan`` as actions; returns the
         :class:`Result` as the plan predicts it (raises :class:`Failure`, before any write)."""
         result = self.result = Result(self.return_key)
-        self.planned = plan
+        self.planned = self.task.plan = plan
         self.actions = []
         try:
             state = self.params.get("state") or "present"
@@ -804,7 +806,7 @@ class Listing:
         key = resource.listing_key()
         if self._collections.get(key) is not None:
             return self._collections[key]  # read, or known already (what a parent the plan creates comes with)
-        if getattr(getattr(resource, "task", None), "missing_parent", None):
+        if getattr(getattr(resource, "task", None), "missing_parent", None) or UNKNOWN in key:
             self._store(key, [])  # the parent would be created (by an earlier task, or the plan): empty yet
             return self._collections[key]
         if self._collections.get(key) is None:
@@ -962,7 +964,7 @@ class Planner:
 
     def plan(self, plan):
         """Decide (reads only) and put the writes into ``plan``; returns the Result as planned."""
-        self.planned = plan
+        self.planned = self.task.plan = plan
         self.actions = []
         try:
             self.decisions = self.decide()

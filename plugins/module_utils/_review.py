@@ -123,7 +123,7 @@ def over_limits(actions, limits):
             problems.append("changes to SSO (domains, identity provider configurations), which change_sso: false "
                             "forbids: %s" % describe(sso))
     if limits.get("change_owners") is False:
-        owners = [a for a in actions if a.get("owner")]
+        owners = [a for a in actions if "change_owners" in (a.get("limits") or ())]
         if owners:
             problems.append("changes to owners, which change_owners: false forbids: %s" % describe(owners))
     return problems
