@@ -40,11 +40,12 @@ from ansible_collections.posthog.admin.plugins.module_utils._common import UUID_
 from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     SECRET_MASK,
     Failure,
+    Field,
     Resource,
     Scope,
     Update,
     name_problem,
-    values_match,
+    options_of,
 )
 from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
@@ -52,8 +53,6 @@ TYPES = ("destination", "site_destination", "internal_destination", "source_webh
          "transformation_log")
 MAPPING_TYPES = ("destination", "site_destination")
 COMPILED = ("bytecode", "bytecode_error", "transpiled")
-MANAGED = ("name", "description", "icon_url", "enabled", "hog", "filters", "masking", "mappings", "execution_order",
-           "type", "template_id", "inputs_schema", "inputs", "secret_inputs")
 ITEM_OPTIONS = ("state", "id", "name", "type", "template_id", "description", "icon_url", "enabled", "hog",
                 "inputs_schema", "inputs", "secret_inputs", "update_secrets", "filters", "masking", "mappings",
                 "execution_order")
@@ -62,26 +61,6 @@ MSG_NO_ROUTE = ("this PostHog serves no hog functions API (older PostHog): %s an
 MSG_STALE = ("%s was changed in PostHog after this task read it (PostHog compares base_updated_at with the "
              "function's updated_at and answered 409); nothing was written. Run the task again to apply it to the "
              "current function.")
-
-ARGUMENT_SPEC = dict(
-    state=dict(type="str", default="present", choices=["present", "absent"]),
-    id=dict(type="str"),
-    name=dict(type="str"),
-    type=dict(type="str", choices=list(TYPES)),
-    template_id=dict(type="str"),
-    description=dict(type="str"),
-    icon_url=dict(type="str"),
-    enabled=dict(type="bool"),
-    hog=dict(type="str"),
-    inputs_schema=dict(type="list", elements="dict"),
-    inputs=dict(type="dict"),
-    secret_inputs=dict(type="dict", no_log=True),
-    update_secrets=dict(type="str", default="on_create", choices=["on_create", "always"], no_log=False),
-    filters=dict(type="dict"),
-    masking=dict(type="dict"),
-    mappings=dict(type="list", elements="dict"),
-    execution_order=dict(type="int"),
-)
 
 INFO_ARGUMENT_SPEC = dict(
     id=dict(type="str"),
@@ -181,6 +160,58 @@ def stored_filters(filters):
     return dict({"source": "events"}, **filters)
 
 
+def template_of(obj):
+    """The template a function was made from: write-only ``template_id``, read back as ``template.id``."""
+    return (obj.get("template") or {}).get("id") or obj.get("template_id")
+
+
+def same_text(wanted, current):
+    """PostHog answers an empty text as null or ``""`` alike."""
+    return (wanted or "") == (current or "")
+
+
+def input_values(inputs):
+    """Inputs as the task writes them (``{key: value}``) from ``{key: {"value": value}}``."""
+    return dict((key, item.get("value")) for key, item in sorted(inputs.items()))
+
+
+def secrets_stored(wanted, current):
+    """Whether PostHog has a value for each secret input the task gives (it never answers one)."""
+    return all(key in (current or []) for key in wanted)
+
+
+#: What a function is, each field described once: the module's options, what the engine sends and
+#: compares, and what organization_state_info exports (in this order) come from here.
+FIELDS = (
+    Field("name", export=False),  # organization_state_info writes it first
+    Field("type", option=dict(choices=list(TYPES)), frozen=True),
+    Field("template_id", frozen=True, locate=lambda obj, resource: template_of(obj)),
+    Field("description", compare=same_text),
+    Field("icon_url"),
+    Field("enabled", "bool"),
+    Field("hog"),
+    Field("inputs_schema", "list", elements="dict"),  # not exported with a template: the template's
+    # PostHog replaces the inputs as a whole: update_payload sends the stored non-secret ones too
+    Field("inputs", "dict", to_api=wrap, to_user=input_values,
+          locate=lambda obj, resource: public_inputs(obj, resource.secret_keys(obj))),
+    Field("filters", "dict", to_api=stored_filters, from_api=strip_compiled),
+    Field("masking", "dict", from_api=strip_compiled),
+    Field("mappings", "list", elements="dict",
+          from_api=lambda mappings: strip_compiled(mappings, COMPILED + ("order",))),
+    Field("execution_order", "int"),
+    # never answered: compared by whether PostHog has one (and always sent with update_secrets: always)
+    Field("secret_inputs", "dict", secret=True, compare=secrets_stored,
+          locate=lambda obj, resource: stored_secrets(obj, resource.secret_keys(obj))),
+)
+
+ARGUMENT_SPEC = dict(
+    state=dict(type="str", default="present", choices=["present", "absent"]),
+    id=dict(type="str"),
+    update_secrets=dict(type="str", default="on_create", choices=["on_create", "always"], no_log=False),
+)
+ARGUMENT_SPEC.update(options_of(FIELDS))
+
+
 class HogUpdate(Update):
     """The update, where a 409 may be this task's own earlier attempt (a retried PATCH whose first
     answer was lost): re-read, and when the function already is as wanted, the update is done."""
@@ -217,14 +248,13 @@ class HogFunction(Resource):
     list_option = "hog_functions"
     item_options = ITEM_OPTIONS
     named_by = "name or id"
-    fields = MANAGED
-    frozen = ("type", "template_id")
+    folded = ("id",)  # a UUID, in any case
+    FIELDS = FIELDS
     steps = (HOG_UPDATE,)
 
     def __init__(self, task, params, listing=None):
         super(HogFunction, self).__init__(task, params, listing)
         self.sent_secrets = False  # whether this run sends the secret inputs (then the diff shows them, masked)
-
 
     def identity(self):
         option, value = self.lookup()
@@ -278,9 +308,6 @@ class HogFunction(Resource):
                 problems.append("inputs_schema[%d] needs a key" % index)
         return problems
 
-    def identities(self):
-        return [(k, v.lower() if k == "id" else v) for k, v in super(HogFunction, self).identities()]
-
     # --------------------------------------------------------------- finding
     def list_query(self, option=None):
         # full=true: the whole function (inputs, schema, mappings) in one read; every type named, since
@@ -332,34 +359,11 @@ class HogFunction(Resource):
         return (read_template(self.task, template_id) or {}).get("inputs_schema") or []
 
     # ------------------------------------------------------------- comparing
-    def desired(self):
-        desired = super(HogFunction, self).desired()
-        if "inputs" in desired:
-            desired["inputs"] = wrap(desired["inputs"])
-        if isinstance(desired.get("filters"), dict):
-            desired["filters"] = stored_filters(desired["filters"])
-        return desired
-
-    def read(self, obj, field):
-        obj = obj or {}
-        if field == "template_id":
-            return (obj.get("template") or {}).get("id") or obj.get("template_id")
-        if field == "inputs":
-            return public_inputs(obj, self.secret_keys(obj))
-        if field == "secret_inputs":
-            return stored_secrets(obj, self.secret_keys(obj))
-        if field in ("filters", "masking", "mappings"):
-            return strip_compiled(obj.get(field), COMPILED + ("order",) if field == "mappings" else COMPILED)
-        return obj.get(field)
 
     def equal(self, field, wanted, current):
-        if field == "secret_inputs":
-            if self.params.get("update_secrets") == "always":
-                return False
-            return all(key in (current or []) for key in wanted)
-        if field in ("description",):
-            return (wanted or "") == (current or "")
-        return values_match(wanted, current)
+        if field == "secret_inputs" and self.params.get("update_secrets") == "always":
+            return False  # a task option, not the values, decides: no Field compare can say it
+        return super(HogFunction, self).equal(field, wanted, current)
 
     def shape(self, obj):
         """The function as returned: an echoed value of a secret input masked, as hog_function_info does."""
@@ -435,11 +439,15 @@ class HogFunction(Resource):
         return error
 
 
+#: The project's hog function templates (PostHog's, read only).
+TEMPLATES = Scope("project", "hog_function_templates")
+
+
 def read_template(task, template_id):
     """A template of the project's PostHog (one GET, remembered for the task), or a Failure."""
     templates = task.cache.setdefault("hog_function_templates", {})
     if template_id not in templates:
-        path = "/api/projects/%s/hog_function_templates/%s/" % (task.project_id, template_id)
+        path = "%s%s/" % (TEMPLATES.path(task, task.params), template_id)
         found = task.client.get_or_none(path, context="reading hog function template %s" % template_id)
         if found is None:
             raise Failure("no hog function template %r in this PostHog (%s answered 404); list the templates with "
@@ -465,7 +473,7 @@ def _listed(task, path, *args, **kwargs):
 def read_hog_functions(task, params):
     """hog_function_info: the project's hog functions (or one), or its templates."""
     if params.get("templates") or params.get("template_id"):
-        path = "/api/projects/%s/hog_function_templates/" % task.project_id
+        path = TEMPLATES.path(task, params)
         query = {"types": ",".join(params.get("type") or TYPES)}
         found = _listed(task, path, params.get("template_id"), params=query, what="hog function template")
         if params.get("name"):
@@ -473,7 +481,7 @@ def read_hog_functions(task, params):
         return dict(templates=found)
     if params.get("id") is not None and not UUID_RE.match(params["id"].strip()):
         raise Failure("id must be a hog function's UUID, got %r" % params["id"])
-    path = "/api/projects/%s/hog_functions/" % task.project_id
+    path = HogFunction.SCOPE.path(task, params)
     query = {"full": "true", "type": ",".join(params.get("type") or TYPES)}
     functions = _listed(task, path, params.get("id"), params=query, what="hog function",
                         filters=dict(name=params.get("name")))
@@ -503,21 +511,11 @@ def masked_secrets(obj, secret=None):
 
 
 # ---------------------------------------------------------------------------------- exporting
-EXPORTED = ("type", "template_id", "description", "icon_url", "enabled", "hog", "inputs_schema", "inputs", "filters",
-            "masking", "mappings", "execution_order")
-
-
 def export_item(ctx, obj):
-    reader = HogFunction.reader()
     item = dict(name=obj.get("name"))
-    for field in EXPORTED:
-        value = reader.read(obj, field)
-        if field == "inputs":
-            value = dict((k, v.get("value")) for k, v in sorted(value.items()))
-        if field == "inputs_schema" and reader.read(obj, "template_id"):
-            continue  # the template's: a function made from a template takes its schema from it
-        if value not in (None, "", [], {}):
-            item[field] = value
+    item.update(HogFunction.reader().export(obj))
+    if item.get("template_id"):
+        item.pop("inputs_schema", None)  # the template's: a function made from a template takes its schema from it
     secrets = stored_secrets(obj)
     if secrets:
         ctx.comment("hog_functions", obj.get("name"), (
@@ -533,7 +531,7 @@ def export_items(ctx):
     items = []
     for project_id in ctx.project_ids:
         found = ctx.quietly("hog functions of project %s" % project_id, lambda pid=project_id: ctx.client.list_all(
-            "/api/projects/%s/hog_functions/" % pid, params=HogFunction.reader().list_query(),
+            HogFunction.SCOPE.path(ctx.task, dict(project_id=pid)), params=HogFunction.reader().list_query(),
             context="listing hog functions of project %s" % pid))
         if found is None:
             return None

@@ -68,14 +68,16 @@ class Field:
     ``case="fold"`` for text PostHog keeps in any case, else as a set when ``unordered``, else
     :func:`values_match`), whether PostHog keeps the first value (``frozen``), whether PostHog never
     answers it (``write_only``: sent, never compared by value), whether the update sends it (``sent``;
-    false: a step of the kind converges it), and whether the export writes it
+    false: a step of the kind converges it), where PostHog answers it when not under its ``api`` name
+    (``locate(obj, resource)``: ``template.id``, an input the schema calls secret), and whether the export writes it
     (``export``; secrets never: PostHog returns none, or they must not reach a file). Converge, diff,
     validation (the argument spec), secrets and export all derive from these."""
 
     def __init__(self, name, type="str", elements=None, choices=None, to_api=None, from_api=None, to_user=None,
                  unordered=False, secret=False, frozen=False, export=True, api=None, compare=None, case=None,
-                 write_only=False, option=None, sent=True):
+                 write_only=False, option=None, sent=True, locate=None):
         self.name = name
+        self.locate = locate  # locate(obj, resource): where PostHog answers it, when not under ``api``
         self.api = api or name
         self.option = dict(type=type)
         if elements:
@@ -355,7 +357,10 @@ class Resource:
         """hook: a field as the engine compares it, read from PostHog's object (its Field's ``api``
         name, through its ``from_api``)."""
         described = self.field_map.get(field)
-        value = (obj or {}).get(described.api if described is not None else field)
+        if described is not None and described.locate is not None:
+            value = described.locate(obj or {}, self)
+        else:
+            value = (obj or {}).get(described.api if described is not None else field)
         return described.from_api(value) if described is not None and described.from_api else value
 
     def api_body(self, payload):
