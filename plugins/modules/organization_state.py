@@ -298,8 +298,8 @@ pending:
   type: list
   elements: dict
   sample:
-    - {section: roles, item: "roles[0] (role 'Analysts')", pending: "holder bob@acme.example",
-       reason: "invited, has not joined yet"}
+    - {section: roles, item: "roles[0] (role 'Analysts')", pending: "members bob@acme.example",
+       reason: "bob@acme.example is invited but not a member yet, and only members can hold a role; run this again once they have joined"}
 plan_file:
   description: The plan file saved (check mode) or applied (a real run), when O(plan_file) is set.
   returned: when O(plan_file) is set
