@@ -380,3 +380,14 @@ def run_live(live):
     run = ModuleRun(live)
     run.defaults = dict(api_key=live.API_KEY)
     return run
+
+
+@pytest.fixture
+def module_side(monkeypatch):
+    """Warnings reach the result as in a module process, even after a test loaded controller code
+    (ansible-core 2.19 and newer send them to the controller's display then; 2.18 and older have no switch)."""
+    try:
+        from ansible.module_utils import _internal
+    except ImportError:  # ansible-core 2.18 and older
+        return
+    monkeypatch.setattr(_internal, "is_controller", False, raising=False)
