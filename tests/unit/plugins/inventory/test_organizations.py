@@ -91,7 +91,7 @@ def run_child(script, tmp_path, source):
 def build(server, tmp_path, config):
     result, done = run_child(DUMP, tmp_path, "plugin: posthog.admin.organizations\nhost: %s\napi_key: %s\n%s"
                              % (server.url, KEY, config))
-    return result, done.stderr
+    return result, " ".join(done.stderr.split())  # ansible-core 2.16 wraps a warning at the terminal's width
 
 
 def test_hostvars_maps_the_api_fields():
