@@ -33,24 +33,39 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.posthog.admin.plugins.module_utils._base import unknown
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._common import project_id_of
-from ansible_collections.posthog.admin.plugins.module_utils._people import index_members, list_members, normalize_email
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Resource
+from ansible_collections.posthog.admin.plugins.module_utils._people import (
+    index_members,
+    list_members,
+    normalize_email,
+    standing,
+)
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Field, Postponed, Resource, Scope
+from ansible_collections.posthog.admin.plugins.module_utils._resource import options_of
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import list_roles, role_key
+from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 PROJECT_LEVELS = ("none", "member", "admin")
 RESOURCE_LEVELS = ("none", "viewer", "editor", "manager")
 ITEM_OPTIONS = ("state", "resource", "access_level", "role", "member")
+#: One resource of each list of a project's rules: the project's own, and every other resource's.
+LISTS = ("project", "dashboard")
 
-ARGUMENT_SPEC = dict(
-    state=dict(type="str", default="present", choices=["present", "absent"]),
-    resource=dict(type="str", default="project"),
-    access_level=dict(type="str", choices=sorted(set(PROJECT_LEVELS + RESOURCE_LEVELS))),
-    role=dict(type="str"),
-    member=dict(type="str"),
-    purge=dict(type="bool", default=False),
+#: A rule's fields. The level is what an update changes; the resource and whom the rule is for (a role
+#: by name, a member by email, or neither: everyone) make the rule's key, so no update sends them: every
+#: PUT carries them as PostHog's ids (see AccessControl.body).
+FIELDS = (
+    Field("resource", option=dict(default="project"), sent=False),
+    Field("access_level", choices=set(PROJECT_LEVELS + RESOURCE_LEVELS)),
+    Field("role", sent=False),
+    Field("member", sent=False),
 )
+
+ARGUMENT_SPEC = dict(state=dict(type="str", default="present", choices=["present", "absent"]))
+ARGUMENT_SPEC.update(options_of(FIELDS))
+ARGUMENT_SPEC.update(purge=dict(type="bool", default=False))
 
 INFO_ARGUMENT_SPEC = dict(
     resource=dict(type="str"),
@@ -60,6 +75,10 @@ INFO_ARGUMENT_SPEC = dict(
 MSG_TERRAFORM = ("This rule is owned by Terraform: PostHog's Terraform provider manages it and the project's "
                  "Terraform lock is on, so only Terraform may change or remove it. Change it in the Terraform "
                  "configuration, or leave it out of this task (or turn the lock off in the project's settings).")
+MSG_TERRAFORM_PLAN = ("this project's Terraform lock is on and Terraform manages rules in it, so PostHog refuses changes "
+                      "to the rules Terraform owns (HTTP 403), and it does not say which rules those are: nothing was "
+                      "changed. Change the rule in the Terraform configuration, leave it out of this task, or turn the "
+                      "lock off in the project's settings (Access control > Terraform).")
 MSG_ROLE_FEATURE = ("Rules for roles need PostHog's role-based access, a paid feature this organization's plan lacks; "
                     "give the level to members (member) or set the default (neither role nor member) instead.")
 #: The plan feature PostHog requires of every write that names a role (AvailableFeature.ROLE_BASED_ACCESS).
@@ -107,9 +126,19 @@ def keyed(row):
     return dict(row, id=rule_key(row))
 
 
-def rules_path(project_id, resource):
-    name = "access_controls" if resource == "project" else "resource_access_controls"
-    return "/api/projects/%s/%s/" % (project_id, name)
+class Rules(Scope):
+    """Where a project's rules live: the project's own (``resource: project``) at ``access_controls``, every
+    other resource's in one list at ``resource_access_controls``; prune covers both lists of each project."""
+
+    def path(self, task, params):
+        part = self.part if (params.get("resource") or "project") == "project" else "resource_" + self.part
+        return Scope(self.parent, part).path(task, params)
+
+    def each(self, project_ids):
+        return [dict(project_id=str(pid), resource=resource) for pid in project_ids for resource in LISTS]
+
+
+RULES = Rules("project", "access_controls")
 
 
 def read_rules(task, path, context):
@@ -204,10 +233,11 @@ class AccessControl(Resource):
     return_key = "access_control"
     list_option = "rules"
     item_options = ITEM_OPTIONS
+    SCOPE = RULES
     lookups = ("target",)
     named_by = "resource, role or member"
     id_option = None
-    fields = ("access_level",)
+    FIELDS = FIELDS
 
     def __init__(self, task, params, listing=None):
         params = dict(params)
@@ -223,9 +253,6 @@ class AccessControl(Resource):
     @property
     def resource(self):
         return self.params["resource"]
-
-    def collection_path(self):
-        return rules_path(project_id_of(self.params), self.resource)
 
     def path_of(self, obj):
         return self.collection_path()
@@ -284,6 +311,10 @@ class AccessControl(Resource):
         if email:
             found = self.subjects.member_id(email)
             if found is None and strict:
+                dummy, invited, unknown = standing(self.task, [email])
+                if invited:
+                    raise Postponed("access control of %s" % email, "%s is invited but not a member yet; a rule can "
+                                    "only name a member: run this again once they have joined" % email)
                 raise Failure("%s: %s is not a member of the organization; invite them (posthog.admin.invite) and "
                               "run this again once they have joined" % (self.identity(), email))
             return None if found is None else {"organization_member": found}
@@ -343,7 +374,7 @@ class AccessControl(Resource):
         return body
 
     def create_payload(self, desired):
-        subject = self.subject(not self.task.check_mode)
+        subject = self.subject(not self.task.assumes_earlier_tasks)
         if subject is None:  # check mode: an earlier task would create the role or invite the member
             subject = ({"role": "(the id of role %r)" % self.params["role"]} if self.params.get("role") else
                        {"organization_member": "(the membership id of %s)" % self.params["member"]})
@@ -359,27 +390,36 @@ class AccessControl(Resource):
                    resource_id=str(project_id_of(self.params)) if self.resource == "project" else None)
         return keyed(row)
 
-    def _put(self, body, what):
-        return keyed(self.client.put(self.collection_path(), body, context="%s %s" % (what, self.identity())))
+    # One PUT creates, changes or (access_level null) removes the rule of its subject.
+    def create_request(self, payload):
+        return dict(method="PUT", path=self.collection_path(), body=payload, note="setting %s" % self.identity())
 
-    def create(self, payload):
-        return self._put(payload, "setting")
+    def update_request(self, current, payload):
+        return dict(method="PUT", path=self.collection_path(), body=payload, note="changing %s" % self.identity())
 
-    def update(self, current, payload):
-        return self._put(payload, "changing")
-
-    def delete(self, current):
+    def delete_request(self, current):
         subject = dict((k, current[k]) for k in ("role", "organization_member") if current.get(k))
-        self.client.put(self.collection_path(), self.body(None, subject), context="removing %s" % self.identity())
+        return dict(method="PUT", path=self.collection_path(), body=self.body(None, subject),
+                    note="removing %s" % self.identity())
+
+    def absorb(self, action, answer):
+        if action.verb == "deleted":
+            self.applied = {}
+            return answer
+        if not isinstance(answer, dict) or not answer.get("resource"):
+            raise Failure("%s: PostHog answered PUT %s without the rule it stored" % (self.identity(), action.path))
+        self.applied = keyed(answer)
+        return self.applied
 
     def guard(self, current):
-        """Check mode only: a write naming a role on a plan without role-based access fails as the real
-        run would (PostHog's AccessControlSerializer.validate answers 403 to any write with a role,
-        ee/api/rbac/access_control.py), read once per task from the organization's
-        ``available_product_features``."""
-        if not self.task.check_mode or self.task.missing_parent:
-            return
-        if not (self.params.get("role") or (self.fixed or {}).get("role")):
+        """Before any write, what PostHog would refuse: a write naming a role on a plan without
+        role-based access (PostHog's AccessControlSerializer.validate answers 403 to any write with a
+        role, ee/api/rbac/access_control.py), read once per task from the organization's
+        ``available_product_features``; and a change to an existing rule of a project whose Terraform
+        lock is on while Terraform manages rules there (``assert_rule_is_editable``,
+        ee/api/rbac/access_control_management.py: PostHog does not say which rules Terraform owns, so
+        no existing rule of such a project is changed)."""
+        if self.task.missing_parent:
             return
         if (self.params.get("state") or "present") == "absent":
             writes = current is not None
@@ -387,6 +427,10 @@ class AccessControl(Resource):
             wanted = self.params.get("access_level")
             writes = current is None or not self.equal("access_level", wanted, self.read(current, "access_level"))
         if not writes:
+            return
+        if current is not None and self.terraform_locked():
+            raise Failure("%s: %s" % (self.identity(), MSG_TERRAFORM_PLAN))
+        if not (self.params.get("role") or (self.fixed or {}).get("role")):
             return
         if "organization plan" not in self.task.cache:
             self.task.cache["organization plan"] = self.client.get(organization_path(self.task),
@@ -397,15 +441,28 @@ class AccessControl(Resource):
                                                   for f in features):
             raise Failure("%s would fail: %s %s" % (self.identity(), MSG_ROLE_REFUSED, MSG_ROLE_FEATURE))
 
+    def terraform_locked(self):
+        """Whether the project's Terraform lock is on while Terraform manages some of its rules (one
+        read per project and task; an older PostHog without the setting has no lock)."""
+        if unknown(project_id_of(self.params)):
+            return False  # a project the plan creates has no rules yet
+        path = "/api/projects/%s/access_control_management_settings/" % project_id_of(self.params)
+        if path not in self.task.cache:
+            try:
+                settings = self.client.get(path, context="reading the Terraform lock of project %s"
+                                           % project_id_of(self.params))
+            except PostHogError as exc:
+                if exc.status not in (403, 404, 405):
+                    raise
+                settings = None
+            self.task.cache[path] = isinstance(settings, dict) and bool(settings.get("lock_terraform_managed_rules")) \
+                and bool(settings.get("has_terraform_managed_rules"))
+        return self.task.cache[path]
+
     def explain(self, error):
         return explain(error, self.identity())
 
     # --------------------------------------------------------------- prune (organization_state)
-    @classmethod
-    def prune_scopes(cls, project_ids):
-        """Each project's two lists: its own rules, and its resources' (one resource of each kind)."""
-        return [dict(project_id=str(pid), resource=resource) for pid in project_ids for resource in ("project", "dashboard")]
-
     @classmethod
     def doomed(cls, task, params, obj):
         """A rule PostHog has that is to go, named as a person would write it: its role by name, its
@@ -431,7 +488,7 @@ class AccessControl(Resource):
             return []
         wanted = set(one.wanted_key() for one in listed)
         extra = []
-        for resource in ("project", "dashboard"):  # one of each kind: the two lists of the project
+        for resource in LISTS:  # the two lists of the project
             probe = cls(task, dict(params, rules=None, resource=resource), listing)
             for row in listing.objects(probe):
                 if row["id"] in wanted:
@@ -450,9 +507,9 @@ def read_access_controls(task, params):
     subjects = Subjects(task)
     rows = []
     try:
-        for resource in ("project", "dashboard"):
-            rows.extend(read_rules(task, rules_path(project, resource), "reading the access control of project %s"
-                                   % project))
+        for resource in LISTS:
+            rows.extend(read_rules(task, RULES.path(task, dict(params, resource=resource)),
+                                   "reading the access control of project %s" % project))
     except PostHogError as exc:
         raise Failure.of(explain(exc, None))
     if params.get("resource"):
@@ -480,21 +537,30 @@ def export_items(ctx):
     access control API (or refuses the key)."""
     subjects = Subjects(ctx.task)
     items = []
-    for project_id in ctx.project_ids:
-        for resource in ("project", "dashboard"):
-            path = rules_path(project_id, resource)
-            rows = ctx.quietly("access control of project %s" % project_id,
-                               lambda p=path: read_rules(ctx.task, p, "listing the access control of %s" % p))
-            if rows is None:
-                return None
-            for row in rows:
-                item = dict(resource=row.get("resource") or "project", access_level=row.get("access_level"))
-                if row.get("role"):
-                    item["role"] = subjects.role_name(row["role"]) or str(row["role"])
-                elif row.get("organization_member"):
-                    item["member"] = subjects.member_email(row["organization_member"]) or str(row["organization_member"])
-                if project_id != ctx.project_ids[0]:
-                    item["project_id"] = str(project_id)
-                if item["access_level"] is not None:
-                    items.append(item)
+    first = str(ctx.project_ids[0]) if ctx.project_ids else None
+    for scope in RULES.each(ctx.project_ids):
+        path = RULES.path(ctx.task, scope)
+        rows = ctx.quietly("access control of project %s" % scope["project_id"],
+                           lambda p=path: read_rules(ctx.task, p, "listing the access control of %s" % p))
+        if rows is None:
+            return None
+        for row in rows:
+            item = dict(resource=row.get("resource") or "project", access_level=row.get("access_level"))
+            if row.get("role"):
+                item["role"] = subjects.role_name(row["role"]) or str(row["role"])
+            elif row.get("organization_member"):
+                item["member"] = subjects.member_email(row["organization_member"]) or str(row["organization_member"])
+            if scope["project_id"] != first:
+                item["project_id"] = scope["project_id"]
+            if item["access_level"] is not None:
+                items.append(item)
     return items
+
+
+# ---------------------------------------------------------------------------------- the document
+SECTION = Section(
+    "access_controls", AccessControl, options_from(ARGUMENT_SPEC, ITEM_OPTIONS, project_id=dict(type="str")),
+    "access control rule", refers=(("project_id", "projects"), ("role", "roles"), ("member", "roster")),
+    export=export_items,
+    comment="Access control of each project and its resources (posthog.admin.access_control): the default "
+            "level, a role's (role) or a member's (member), per resource.")

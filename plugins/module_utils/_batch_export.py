@@ -27,12 +27,15 @@ from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     SECRET_MASK,
     UPDATE,
     Failure,
+    Field,
     Resource,
+    Scope,
     Step,
     mask,
-    post_or_refind,
+    options_of,
     values_match,
 )
+from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 # posthog/batch_exports/models.py and service.py (docs/posthog_facts.md §5, "Destination types and config keys"),
 # and the newest products/batch_exports/backend/presentation/views/batch_export/ (docs/posthog_facts.md §10.1).
@@ -282,20 +285,6 @@ def current_query(obj):
 
 
 # ------------------------------------------------------------------ ambiguous POST failures
-def pause_recover(client, detail_path, want_paused, context=None):
-    """A ``recover`` for a pause/unpause POST whose answer was lost (5xx, dropped connection).
-
-    Returns the export when it is already as wanted, else None so that the client asks again:
-    both actions are no-ops on an export already in that state (docs/posthog_facts.md §5, "Actions").
-    """
-    def recover():
-        obj = client.get_or_none(detail_path, context=context)
-        if isinstance(obj, dict) and bool(obj.get("paused")) == want_paused:
-            return obj
-        return None
-    return recover
-
-
 def _newest_backfills(client, backfills_path, context=None):
     page = client.get(backfills_path, context=context)
     if isinstance(page, dict):
@@ -341,27 +330,79 @@ INCREMENTAL_MODES = ["APPEND", "MERGE"]
 #: Fields only PostHog's newest API has (an older PostHog ignores them: the task fails instead).
 NEWEST_FIELDS = ("incremental_mode", "primary_key", "version_key")
 
+
+def same_query(wanted, current):
+    """Whether two HogQL queries are the same, whitespace aside."""
+    return normalize_query(wanted) == normalize_query(current)
+
+
+def same_timezone(wanted, current):
+    """PostHog answers no timezone for an export scheduled in UTC."""
+    return wanted == (current or "UTC")
+
+
+def wanted_destination(destination):
+    """``destination`` as the task wants it: its type and the config keys given (as PostHog stores
+    them); the integration, named by id or name, is resolved by :meth:`BatchExport.desired`."""
+    config = dict((k, normalize_config_value(k, v)) for k, v in given_config(destination).items())
+    return {"type": destination["type"], "config": config}
+
+
+def destination_change(wanted, now, rotate=False):
+    """The ``destination`` to PATCH onto the server's destination ``now`` for ``wanted`` (its
+    ``type``, ``config`` and, when the task names one, ``integration``), or None when it has it.
+    PostHog never answers a secret, so secrets are sent only with a new type or when ``rotate``
+    (update_secrets: always)."""
+    now = now or {}
+    if now.get("type") != wanted["type"]:
+        return dict(wanted, config=dict(wanted["config"]))
+    public, secret = split_config(wanted["type"], wanted["config"])
+    stored = now.get("config") or {}
+    config = dict((k, v) for k, v in public.items() if not values_match(v, stored.get(k)))
+    if rotate:
+        config.update(secret)
+    change = {"type": wanted["type"], "config": config}
+    if "integration" in wanted and now.get("integration") != wanted["integration"]:
+        change["integration"] = wanted["integration"]
+    if not config and "integration" not in change:
+        return None
+    if "integration" not in change and now.get("integration") is not None:
+        # PostHog's newest code reads the integration of a Databricks, BigQuery, Azure Blob or
+        # Redshift destination from the request alone: a PATCH without it is refused.
+        change["integration"] = now["integration"]
+    return change
+
+
+#: The settings of an export, each described once: the module's options, what the engine sends and
+#: compares, and what organization_state_info exports (in this order) come from here.
+FIELDS = (
+    Field("name", export=False),  # a setting with an id (a rename); organization_state_info writes it first
+    Field("model", option=dict(choices=MODELS)),
+    Field("interval", option=dict(choices=INTERVALS)),
+    Field("start_at", compare=same_instant),
+    Field("end_at", compare=same_instant),
+    Field("timezone", compare=same_timezone),
+    Field("offset_day", "int"),
+    Field("offset_hour", "int"),
+    Field("filters", "list", elements="dict"),
+    Field("hogql_modifiers", "dict"),
+    Field("hogql_query", compare=same_query, locate=lambda obj, resource: current_query(obj)),
+    # secret keys are no_log suboptions; the export writes the public half (export_item)
+    Field("destination", "dict", option=dict(options=destination_argument_spec()["options"]),
+          to_api=wanted_destination, compare=lambda wanted, current: destination_change(wanted, current) is None,
+          export=False),
+    Field("incremental_mode", choices=INCREMENTAL_MODES, export=False),
+    Field("primary_key", "list", elements="str", option=dict(no_log=False), export=False),
+    Field("version_key", "list", elements="str", option=dict(no_log=False), export=False),
+)
+
 ARGUMENT_SPEC = dict(
     state=dict(type="str", default="present", choices=["present", "paused", "absent"]),
     id=dict(type="str"),
-    name=dict(type="str"),
-    model=dict(type="str", choices=MODELS),
-    interval=dict(type="str", choices=INTERVALS),
-    destination=destination_argument_spec(),
     update_secrets=dict(type="str", default="on_create", choices=["on_create", "always"], no_log=False),
-    start_at=dict(type="str"),
-    end_at=dict(type="str"),
-    hogql_query=dict(type="str"),
-    hogql_modifiers=dict(type="dict"),
-    filters=dict(type="list", elements="dict"),
-    timezone=dict(type="str"),
-    offset_day=dict(type="int"),
-    offset_hour=dict(type="int"),
     project_id=dict(type="str"),
-    incremental_mode=dict(type="str", choices=INCREMENTAL_MODES),
-    primary_key=dict(type="list", elements="str", no_log=False),
-    version_key=dict(type="list", elements="str", no_log=False),
 )
+ARGUMENT_SPEC.update(options_of(FIELDS))
 
 BACKFILL_ARGUMENT_SPEC = dict(
     id=dict(type="str"),
@@ -403,6 +444,12 @@ def project_problem(project_id):
     return None
 
 
+def given_project(params):
+    """The ``project_id`` of ``params`` (trimmed), or None when not given."""
+    value = params.get("project_id")
+    return str(value).strip() if value is not None and str(value).strip() else None
+
+
 def is_route_gone(error):
     """Whether PostHog answered that it routes no such path (its catch-all 404)."""
     return getattr(error, "status", None) == 404 and (getattr(error, "detail", None) or "") == ROUTE_GONE
@@ -431,17 +478,19 @@ class Pause(Step):
     def predict(self, resource, result, plan):
         return dict(result.obj, paused=resource.want_paused)
 
-    def apply(self, resource, result, plan):
-        current = result.obj
-        detail = resource.detail_path(current["id"])
-        answer = post_or_refind(
-            resource.client, "%s%s/" % (detail, plan), {},
-            pause_recover(resource.client, detail, plan == "pause", context="reading %s" % resource.identity()),
-            context="%s %s" % ("pausing" if plan == "pause" else "resuming", resource.identity()))
-        if isinstance(answer, dict) and answer.get("id"):
-            return answer  # the spec's answer: the record
-        # PostHog answers {"paused": ...}: read the export once to return it.
-        return resource.client.get(detail, context="reading %s" % resource.identity())
+    def requests(self, resource, result, plan):
+        return [dict(method="POST", path="%s%s/" % (resource.path_of(result.obj), plan), body={},
+                     sets=dict(paused=plan == "pause"),
+                     note="%s %s" % ("pausing" if plan == "pause" else "resuming", resource.identity()))]
+
+    def recover(self, resource, action):
+        """A lost answer: both actions are no-ops on an export already in that state (docs/posthog_facts.md
+        §5, "Actions"), so the export as it is when it is already as wanted, else None (asked again)."""
+        detail = resource.planned.resolve(action.path).rsplit("/", 2)[0] + "/"
+        obj = resource.client.get_or_none(detail, context="reading %s" % resource.identity())
+        if isinstance(obj, dict) and bool(obj.get("paused")) == action.sets["paused"]:
+            return obj
+        return None
 
 
 PAUSE = Pause()
@@ -491,26 +540,23 @@ class BatchExport(Resource):
 
     kind = "batch export"
     return_key = "batch_export"
+    # Each project's exports: the route the document's exports converge through (and prune covers), and
+    # the only one PostHog's newest API has; without project_id, the spec's organization route.
+    SCOPE = Scope("project", "batch_exports", fallback="organization")  # no project_id: the spec's route
     list_option = "batch_exports"
     item_options = ITEM_OPTIONS
     named_by = "name or id"
-    fields = ("model", "interval", "start_at", "end_at", "hogql_query", "hogql_modifiers", "filters", "timezone",
-              "offset_day", "offset_hour") + NEWEST_FIELDS
+    FIELDS = FIELDS
+    # the destination's secret config keys, whatever its type (derived from the destination types)
     secret_paths = tuple("destination.config.%s" % key for key in sorted(all_secret_keys()))
     steps = (UPDATE, PAUSE)
-
-    @classmethod
-    def prune_scopes(cls, project_ids):
-        """Each project's exports: the route the document's exports converge through, and the only
-        one PostHog's newest API has."""
-        return [dict(project_id=str(pid)) for pid in project_ids]
 
     def __init__(self, task, params, listing=None):
         super(BatchExport, self).__init__(task, params, listing)
         destination = params.get("destination")
-        self.dest_type = destination["type"] if destination else None
+        wanted = wanted_destination(destination) if destination else dict(type=None, config={})
+        self.dest_type, self.config = wanted["type"], wanted["config"]
         self.integration_ref = (destination or {}).get("integration")
-        self.config = dict((k, normalize_config_value(k, v)) for k, v in given_config(destination).items())
         self.public, self.secret = split_config(self.dest_type, self.config) if self.dest_type else ({}, {})
         self.sent_secrets = False  # whether this run sends the secrets (then the diff shows them, masked)
         self._integration_id = None
@@ -521,13 +567,7 @@ class BatchExport(Resource):
 
     @property
     def project_id(self):
-        value = self.params.get("project_id")
-        return str(value).strip() if value is not None and str(value).strip() else None
-
-    def collection_path(self):
-        if self.project_id:
-            return "/api/projects/%s/batch_exports/" % self.project_id
-        return self.task.org_path("batch_exports")
+        return given_project(self.params)
 
     def validate(self):
         params = self.params
@@ -583,53 +623,22 @@ class BatchExport(Resource):
         return self._integration_id
 
     def desired(self):
+        """The Fields' values; the destination's integration, named by id or by name, as its id (one
+        read of the project's integrations: no Field can say that)."""
         desired = super(BatchExport, self).desired()
-        if self.params.get("id") and self.params.get("name") is not None:
-            desired["name"] = self.params["name"]
-        if self.dest_type:
-            desired["destination"] = {"type": self.dest_type, "config": dict(self.config)}
-            if self.integration_ref is not None:
-                desired["destination"]["integration"] = self.integration_id()
+        if "destination" in desired and self.integration_ref is not None:
+            desired["destination"]["integration"] = self.integration_id()
         return desired
 
-    def read(self, obj, field):
-        if field == "hogql_query":
-            return current_query(obj or {})
-        return super(BatchExport, self).read(obj, field)
+    @property
+    def rotates_secrets(self):
+        """update_secrets: always: the destination's secrets are sent every run."""
+        return self.params.get("update_secrets") == "always"
 
     def equal(self, field, wanted, current):
-        if field in ("start_at", "end_at"):
-            return same_instant(wanted, current)
-        if field == "hogql_query":
-            return normalize_query(wanted) == normalize_query(current)
-        if field == "destination":
-            return self.destination_change(current or {}) is None
-        if field == "timezone":
-            return wanted == (current or "UTC")
+        if field == "destination" and self.rotates_secrets and self.secret:
+            return False  # a task option, not the values, decides: no Field compare can say it
         return super(BatchExport, self).equal(field, wanted, current)
-
-    def destination_change(self, now):
-        """The ``destination`` to PATCH onto the server's destination ``now``, or None when it has it."""
-        wanted_integration = self.integration_id() if self.integration_ref is not None else None
-        if now.get("type") != self.dest_type:
-            change = {"type": self.dest_type, "config": dict(self.config)}
-            if self.integration_ref is not None:
-                change["integration"] = wanted_integration
-            return change
-        stored = now.get("config") or {}
-        config = dict((k, v) for k, v in self.public.items() if not values_match(v, stored.get(k)))
-        if self.params.get("update_secrets") == "always":
-            config.update(self.secret)
-        change = {"type": self.dest_type, "config": config}
-        if self.integration_ref is not None and now.get("integration") != wanted_integration:
-            change["integration"] = wanted_integration
-        if not config and "integration" not in change:
-            return None
-        if "integration" not in change and now.get("integration") is not None:
-            # PostHog's newest code reads the integration of a Databricks, BigQuery, Azure Blob or
-            # Redshift destination from the request alone: a PATCH without it is refused.
-            change["integration"] = now["integration"]
-        return change
 
     def view(self, obj, desired):
         if obj is None:
@@ -648,14 +657,6 @@ class BatchExport(Resource):
         return view
 
     # --------------------------------------------------------------- finding
-    def candidates(self, option, value):
-        try:
-            return super(BatchExport, self).candidates(option, value)
-        except PostHogError as exc:
-            if is_route_gone(exc) and not self.project_id:
-                raise Failure.of(no_organization_route(exc))
-            raise
-
     def guard(self, current):
         """An older PostHog has no incremental exports: it would ignore the fields, and every run would
         send them again. Said before any write, from the exports the look-up read."""
@@ -702,11 +703,7 @@ class BatchExport(Resource):
 
     # --------------------------------------------------------------- writing
     def create_payload(self, desired):
-        payload = dict(desired)
-        payload["name"] = self.params["name"]
-        payload["destination"] = {"type": self.dest_type, "config": dict(self.config)}
-        if self.integration_ref is not None:
-            payload["destination"]["integration"] = self.integration_id()
+        payload = copy.deepcopy(desired)  # the name and the whole destination (missing() saw to both), secrets too
         self.sent_secrets = bool(self.secret)
         if self.want_paused:
             payload["paused"] = True
@@ -723,7 +720,7 @@ class BatchExport(Resource):
                                   "required key of type %s (missing: %s)" % (
                                       self.identity(), now.get("type"), self.dest_type, self.dest_type,
                                       ", ".join(missing)))
-            payload["destination"] = self.destination_change(now)
+            payload["destination"] = destination_change(changes["destination"], now, self.rotates_secrets)
             self.sent_secrets = any(k in payload["destination"]["config"] for k in self.secret)
         if ("offset_day" in payload or "offset_hour" in payload) and "interval" not in payload:
             # PostHog turns the offsets into its schedule only together with the interval.
@@ -770,42 +767,90 @@ class BatchExport(Resource):
 
 
 class Backfill(Step):
-    """Request a backfill of the export over ``start_at``..``end_at`` (an action: always done)."""
+    """Request a backfill of the export over ``start_at``..``end_at`` (an action: always done).
+
+    A backfill is not idempotent: the plan notes the export's newest backfills first, so that a lost
+    answer can be recognised (the backfill is there now) instead of failing or requesting it twice."""
 
     action = "backfill requested"
 
     def plan(self, resource, result):
-        return dict(start_at=resource.params["start_at"], end_at=resource.params["end_at"])
+        export = result.obj
+        window = dict(start_at=resource.params["start_at"], end_at=resource.params["end_at"])
+        return dict(window=window, base=backfill_base(resource, export), newest="timezone" in export,
+                    listed=export.get("team_id") is not None, before=None)
 
     def predict(self, resource, result, plan):
-        result.extra["backfill"] = dict(batch_export_id=result.obj["id"], backfill_id=None, **plan)
+        result.extra["backfill"] = dict(batch_export_id=result.obj["id"], backfill_id=None, **plan["window"])
         return result.obj
 
-    def apply(self, resource, result, plan):
-        export = result.obj
-        answer = request_backfill(resource, export, plan)
-        result.extra["backfill"] = dict(batch_export_id=export["id"], backfill_id=None, **plan)
+    def requests(self, resource, result, plan):
+        # PostHog's newest exports have a timezone, and take backfills at backfills/ (no backfill action).
+        route = "backfills/" if plan["newest"] else "backfill/"
+        moved = [] if plan["newest"] else [dict(method="POST", path=plan["base"] + "backfills/", body=dict(plan["window"]),
+                                                when="PostHog answers 404 (it moved the route)")]
+        return [dict(method="POST", path=plan["base"] + route, body=dict(plan["window"]), fallback=moved,
+                     note="requesting a backfill of batch export %r" % result.obj.get("name"))]
+
+    def perform(self, resource, action, send):
+        """The request; on an older route PostHog answers 404 for, the same backfill on its moved route
+        (``backfills/``: nothing was written by the 404). The export's newest backfills are noted first,
+        so that a lost answer can be recognised."""
+        plan = action.decision
+        if plan["listed"]:
+            plan["before"] = backfill_ids(resource.client, resource.planned.resolve(plan["base"]) + "backfills/",
+                                          context="reading the backfills of batch export %r" % resource.applied.get("name"))
+        try:
+            return send()
+        except PostHogError as exc:
+            if exc.status == 404 and action.path.endswith("/backfill/"):
+                action.path = action.path[:-len("backfill/")] + "backfills/"
+                try:
+                    return send()
+                except PostHogError as again:
+                    exc = again
+            if "date component" in (exc.detail or "") or "valid ISO formatted date" in (exc.detail or ""):
+                exc.append("PostHog backfills daily and weekly exports by whole days: give start_at and end_at as "
+                           "dates (2026-01-31).")
+            raise exc
+
+    def can_recover(self, resource, action):
+        return action.decision["before"] is not None
+
+    def recover(self, resource, action):
+        before = action.decision["before"]
+        return backfill_recover(resource.client, resource.planned.resolve(action.decision["base"]) + "backfills/",
+                                action.body["start_at"],
+                                action.body["end_at"], before, context="looking for the backfill just requested")()
+
+    def absorb(self, resource, action, answer):
+        export = resource.applied
+        result = resource.result
+        result.extra["backfill"] = dict(batch_export_id=export.get("id"), backfill_id=None, **action.body)
         if isinstance(answer, dict):
             result.extra["backfill"]["backfill_id"] = answer.get("backfill_id")
-            if answer.get("id") == export["id"]:
+            if answer.get("id") == export.get("id"):
                 return answer
         return export
+
+
+def backfill_base(resource, export):
+    """The export's path through its project (where PostHog takes backfills), else its own."""
+    if export.get("team_id") is not None:
+        return "%s%s/" % (BatchExport.SCOPE.path(resource.task, dict(project_id=export["team_id"])), export["id"])
+    return resource.path_of(export)
 
 
 class BatchExportBackfill(BatchExport):
     """batch_export_backfill: the export found as batch_export finds it; the one step is the backfill."""
 
     list_option = None
-    fields = ()
-    secret_paths = ()
+    FIELDS = ()  # it manages none of the export's fields
     steps = (Backfill(),)
 
     def validate(self):
         problem = project_problem(self.params.get("project_id"))
         return window_problems(self.params, dates=True) + ([problem] if problem else [])
-
-    def desired(self):
-        return {}
 
     def view(self, obj, desired):
         return {}
@@ -825,38 +870,6 @@ class BatchExportBackfill(BatchExport):
         return dict(id=None, name=self.params.get("name"))  # only ever predicted (check mode), never sent
 
 
-def request_backfill(resource, export, body):
-    """POST the backfill through the export's project; PostHog's answer."""
-    client = resource.client
-    if export.get("team_id") is not None:
-        base = "/api/projects/%s/batch_exports/%s/" % (export["team_id"], export["id"])
-    else:
-        base = resource.detail_path(export["id"])
-    context = "requesting a backfill of batch export %r" % export.get("name")
-    recover = None
-    if export.get("team_id") is not None:
-        # A backfill is not idempotent: note the newest ones first, so that a lost answer can be
-        # recognised (the backfill is there now) instead of failing or requesting it twice.
-        backfills = base + "backfills/"
-        before = backfill_ids(client, backfills, context="reading the backfills of batch export %r" % export.get("name"))
-        if before is not None:
-            recover = backfill_recover(client, backfills, body["start_at"], body["end_at"], before,
-                                       context="looking for the backfill just requested")
-    if "timezone" not in export:  # PostHog's newest exports have it, and no ``backfill`` action
-        try:
-            return post_or_refind(client, base + "backfill/", body, recover, context=context)
-        except PostHogError as exc:
-            if exc.status != 404:
-                raise
-    try:
-        return post_or_refind(client, base + "backfills/", body, recover, context=context)
-    except PostHogError as exc:
-        if "date component" in (exc.detail or "") or "valid ISO formatted date" in (exc.detail or ""):
-            exc.append("PostHog backfills daily and weekly exports by whole days: give start_at and end_at as dates "
-                       "(2026-01-31).")
-        raise
-
-
 def read_batch_exports(task, params):
     """batch_export_info: the organization's exports (or a project's, with project_id; or one by id
     or name), optionally by paused, with their runs and backfills read from the project route."""
@@ -864,7 +877,7 @@ def read_batch_exports(task, params):
     problem = project_problem(project_id)
     if problem:
         raise Failure(problem)
-    path = "/api/projects/%s/batch_exports/" % project_id if project_id else task.org_path("batch_exports")
+    path = BatchExport.SCOPE.path(task, params)
     try:
         exports = list_or_get(task, path, params.get("id"), what="batch export", filters=dict(name=params.get("name")))
     except PostHogError as exc:
@@ -876,7 +889,8 @@ def read_batch_exports(task, params):
     for export in exports:
         if not (params.get("runs") or params.get("backfills")):
             break
-        base = "/api/projects/%s/batch_exports/%s/" % (export.get("team_id") or project_id or "@current", export["id"])
+        base = "%s%s/" % (BatchExport.SCOPE.path(task, dict(project_id=export.get("team_id") or project_id)),
+                          export["id"])
         for option in ("runs", "backfills"):
             if params.get(option):
                 export[option] = first_page(task, base + option + "/", "the %s of batch export %r"
@@ -894,21 +908,12 @@ def first_page(task, path, what):
 
 
 # ---------------------------------------------------------------------------------- exporting
-EXPORTED = ("model", "interval", "start_at", "end_at", "timezone", "offset_day", "offset_hour", "filters",
-            "hogql_modifiers")  # the last five: PostHog's newest API
-
-
 def export_item(ctx, obj, integration_names=None):
     destination = obj.get("destination") or {}
     dest_type = destination.get("type")
     config = dict((k, v) for k, v in (destination.get("config") or {}).items() if v is not None)
     item = dict(name=obj.get("name"), state="paused" if obj.get("paused") else "present")
-    for key in EXPORTED:
-        if obj.get(key) not in (None, "", [], {}):
-            item[key] = obj[key]
-    query = current_query(obj)
-    if query:
-        item["hogql_query"] = query
+    item.update(BatchExport.reader().export(obj))
     if dest_type in DESTINATION_TYPES:
         public, dummy = split_config(dest_type, config)
         # A secret key of any destination type is left out, whatever type the export says it is: a
@@ -953,7 +958,7 @@ def export_items(ctx):
     items = []
     for project_id in ctx.project_ids:
         exports = ctx.quietly("batch exports of project %s" % project_id, lambda pid=project_id: ctx.client.list_all(
-            "/api/projects/%s/batch_exports/" % pid, context="listing batch exports of project %s" % pid))
+            BatchExport.SCOPE.path(ctx.task, dict(project_id=pid)), context="listing batch exports of project %s" % pid))
         names = integration_names(ctx, project_id, exports)
         for obj in exports or []:
             item = export_item(ctx, obj, names)
@@ -962,3 +967,10 @@ def export_items(ctx):
             if item:
                 items.append(item)
     return items
+
+
+# ---------------------------------------------------------------------------------- the document
+SECTION = Section(
+    "batch_exports", BatchExport, options_from(ARGUMENT_SPEC, ITEM_OPTIONS), "batch export",
+    required_one_of=[("name", "id")], refers=(("project_id", "projects"),), export=export_items,
+    comment="Batch exports (posthog.admin.batch_export). Destination secrets are never returned: see the notes.")

@@ -33,18 +33,26 @@ __metaclass__ = type
 
 import json
 import os
+import re
 import time
 
 from ansible_collections.posthog.admin.plugins.module_utils._http_cache import ReadCache
 from ansible_collections.posthog.admin.plugins.module_utils._http_errors import (
+    MAX_DEPTH,
     AmbiguousWrite,
     PostHogError,
+    deeper_than,
     describe,
     hint,
     require_object,
 )
 from ansible_collections.posthog.admin.plugins.module_utils._http_origin import Origin, path_of
-from ansible_collections.posthog.admin.plugins.module_utils._http_pages import DEFAULT_PAGE_SIZE, MAX_PAGES, Pages
+from ansible_collections.posthog.admin.plugins.module_utils._http_pages import (
+    DEFAULT_PAGE_SIZE,
+    LIST_TIMEOUTS,
+    MAX_PAGES,
+    Pages,
+)
 from ansible_collections.posthog.admin.plugins.module_utils._http_retry import (
     DEFAULT_RETRIES,
     DEFAULT_RETRY_MAX_DELAY,
@@ -60,18 +68,22 @@ from ansible_collections.posthog.admin.plugins.module_utils._http_transport impo
     HAS_REQUESTS,
     MAX_BODY_BYTES,
     REQUESTS_IMPORT_ERROR,
+    TooDeep,
     Transport,
     connection_cause,
     decode,
+    json_of,
     new_session,
     requests,
 )
 
 # What the rest of the collection imports from here (the parts above are the client's own business).
 __all__ = ["AmbiguousWrite", "COLLECTION_VERSION", "DEFAULT_HOST", "DEFAULT_PAGE_SIZE", "DEFAULT_RETRIES",
-           "DEFAULT_RETRY_MAX_DELAY", "DEFAULT_TIMEOUT", "HAS_REQUESTS", "MAX_BODY_BYTES", "MAX_PAGES",
+           "DEFAULT_RETRY_MAX_DELAY", "DEFAULT_TIMEOUT", "HAS_REQUESTS", "MAX_BODY_BYTES", "MAX_DEPTH", "MAX_PAGES",
            "REQUESTS_IMPORT_ERROR", "PostHogClient", "PostHogError", "backoff_delay", "describe", "parse_wait",
-           "require_object"]
+           "deeper_than", "require_object"]
+
+_HTML_TITLE = re.compile(r"<title[^>]*>(.*?)</title", re.I | re.S)
 
 COLLECTION_VERSION = "0.1.0"
 DEFAULT_HOST = "https://us.posthog.com"
@@ -145,7 +157,8 @@ class PostHogClient:
         session.headers.update({"Authorization": "Bearer %s" % api_key, "Accept": "application/json",
                                 "User-Agent": _user_agent(user_agent)})
         self.transport = Transport(session, self.origin, self.masker, verify, timeout, max_body_bytes)
-        self.pages = Pages(self._get_page, self.origin, self.masker, max_pages)
+        self.pages = Pages(self._get_page, self.origin, self.masker, max_pages,
+                           max_seconds=LIST_TIMEOUTS * self.transport.timeout)
 
     # ------------------------------------------------------------------ what the parts hold
     session = property(lambda self: self.transport.session)
@@ -242,7 +255,14 @@ class PostHogClient:
                 raise AmbiguousWrite(self._failed(method, shown_path, outcome, context), failure, budget.attempt,
                                      budget.waited, wait if refusal is None else None, refusal or "")
             if refusal is not None:
-                raise self._failed(method, shown_path, outcome, context).add_sentence(refusal)
+                error = self._failed(method, shown_path, outcome, context).add_sentence(refusal)
+                if method not in ("GET", "HEAD", "OPTIONS") and not outcome.nothing_sent and not (
+                        response is not None and response.status_code == 429):
+                    # a 5xx or a timeout after the request was sent: PostHog may have done it all the same
+                    error.uncertain = True
+                    error.add_sentence("The %s may have been applied all the same (%s came after it was sent): "
+                                       "check %s before running again." % (method, failure, shown_path))
+                raise error
             self._wait(budget, method, shown_path, failure, wait)
 
     def _wait(self, budget, method, shown_path, why, wait):
@@ -262,7 +282,14 @@ class PostHogClient:
             raise self.masker.error("%s %s answered a redirect (HTTP %s) to %s; set host to the final address"
                                     % (method, shown_path, status, location), method=method, path=shown_path,
                                     status=status)
-        answer = decode(response)
+        try:
+            answer = decode(response)
+        except TooDeep:
+            message = ("%s %s answered JSON nested deeper than %d levels, which no PostHog answer is; check that host "
+                       "points at PostHog's API" % (method, shown_path, MAX_DEPTH))
+            if method not in ("GET", "HEAD", "OPTIONS"):
+                message += "; the %s may have been applied" % method
+            raise self.masker.error(message, method=method, path=shown_path, status=status)
         if expect == "object":
             require_object(answer, method, shown_path, status)
         return answer
@@ -280,12 +307,14 @@ class PostHogClient:
                                  method=method, path=shown_path)
 
     def _error_from_response(self, method, path, response, context=None):
-        body = None
+        body, too_deep = None, False
         try:
-            body = response.json()
+            body = json_of(response)
+        except TooDeep:
+            too_deep = True
         except ValueError:
             body = None
-        etype, code, detail, attr = self._error_fields(body, response)
+        etype, code, detail, attr = self._error_fields(body, response, too_deep)
         summary = "%s %s failed with HTTP %s" % (method, path, response.status_code)
         if etype or code:
             summary += " (%s)" % "/".join(x for x in (etype, code) if x)
@@ -302,7 +331,7 @@ class PostHogClient:
         error.hint = advice
         return error
 
-    def _error_fields(self, body, response):
+    def _error_fields(self, body, response, too_deep=False):
         """PostHog's ``type``, ``code``, ``detail`` and ``attr`` of an error answer, fit for a message."""
         etype = code = detail = attr = None
         if isinstance(body, dict):
@@ -314,10 +343,23 @@ class PostHogClient:
                 detail = messages[0] if isinstance(messages, list) and messages else messages
                 attr = attr or field
             detail = self.masker.server_text(detail, MAX_DETAIL)
+        elif too_deep:
+            detail = "a JSON answer nested deeper than %d levels, which no PostHog answer is" % MAX_DEPTH
         elif response.text:
-            detail = self.masker.server_text(response.text.strip(), MAX_TEXT_DETAIL)
+            detail = self._text_detail(response.text.strip())
         etype, code, attr = (self.masker.server_text(x, 200) for x in (etype, code, attr))
         return etype, code, detail, attr
+
+    def _text_detail(self, text):
+        """What an error answer that is not JSON said, fit for a message: a page of HTML (a proxy's or a
+        gateway's, not PostHog's API) as its title alone, never its markup; other text cut short."""
+        if text[:1] == "<" or text[:15].lower().startswith("<!doctype"):
+            title = _HTML_TITLE.search(text)
+            title = re.sub(r"\s+", " ", title.group(1)).strip() if title else ""
+            page = "an HTML page%s, not PostHog's JSON: a proxy or gateway answered" % (
+                " titled %r" % self.masker.server_text(title, 100) if title else "")
+            return page
+        return self.masker.server_text(text, MAX_TEXT_DETAIL)
 
     def get(self, path, params=None, context=None, expect=None):
         return self.request("GET", path, params=params, context=context, expect=expect)

@@ -21,8 +21,9 @@ __metaclass__ = type
 import copy
 import re
 
+from ansible_collections.posthog.admin.plugins.module_utils._base import unknown
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogClient
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure
+from ansible_collections.posthog.admin.plugins.module_utils._base import Failure
 
 UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$")
 
@@ -41,6 +42,11 @@ def client_from_params(params, on_retry=None):
     )
 
 
+#: How a person names an organization in the ``organization`` option besides its UUID: a unique field
+#: (PostHog keeps slugs unique), then one organizations may share (a name shared by several fails).
+ORGANIZATION_NAMES = ("slug", "name")
+
+
 def resolve_organization(client, value):
     """The id to put in ``/api/organizations/<id>/...`` for a UUID, slug, name or ``@current``.
 
@@ -51,10 +57,11 @@ def resolve_organization(client, value):
     if value == "@current" or UUID_RE.match(value):
         return value
     organizations = client.list_all("/api/organizations/", context="looking up organization %r" % value)
-    by_slug = [o for o in organizations if o.get("slug") == value]
+    unique, shared = ORGANIZATION_NAMES
+    by_slug = [o for o in organizations if o.get(unique) == value]
     if by_slug:
         return by_slug[0]["id"]
-    by_name = [o for o in organizations if o.get("name") == value]
+    by_name = [o for o in organizations if o.get(shared) == value]
     if len(by_name) == 1:
         return by_name[0]["id"]
     if len(by_name) > 1:
@@ -87,6 +94,7 @@ class Task:
         self.secrets = set()
         self.listing = None  # organization_state: the Listing every section's items share (collections by path)
         self.planning = False  # organization_state's plan of a real run: check mode that assumes no earlier task
+        self.plan = None  # the Plan the task's objects plan in (paths resolve its unknowns once answered)
 
     @property
     def assumes_earlier_tasks(self):
@@ -141,7 +149,12 @@ class Task:
     def org_path(self, *parts):
         """``/api/organizations/<org>/<parts...>/``"""
         tail = "/".join(str(p).strip("/") for p in parts if p not in (None, ""))
-        return "/api/organizations/%s/%s" % (self.organization_id, tail + "/" if tail else "")
+        return self.known_path("/api/organizations/%s/%s" % (self.organization_id, tail + "/" if tail else ""))
+
+    def known_path(self, path):
+        """``path`` as it is known now: the unknowns of the plan this task plans in (the id of an organization
+        it creates) replaced once the plan has applied the action that answers them."""
+        return self.plan.known_path(path) if self.plan is not None else path
 
     @property
     def project_id(self):
@@ -151,7 +164,7 @@ class Task:
 def project_id_of(params):
     """The project of ``params``: a numeric id or ``@current``; a Failure for anything else."""
     value = str(params.get("project_id") or "@current").strip()
-    if value != "@current" and not value.isdigit():
+    if value != "@current" and not value.isdigit() and not unknown(value):  # a project the plan creates
         raise Failure("project_id must be a project's numeric id or '@current', got %r" % value)
     return value
 

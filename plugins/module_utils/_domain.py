@@ -28,7 +28,9 @@ import time
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
-from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step, post_or_refind
+from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Scope, Step
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Field, options_of
+from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 DOMAIN_RE = re.compile(r"^([a-z0-9]+(-[a-z0-9]+)*\.)+[a-z]{2,}$")
 DOMAIN_MAX_LENGTH = 128
@@ -38,7 +40,6 @@ SSO_ENFORCEMENT_MAX_LENGTH = 28
 SAML_MAX_LENGTH = 512
 SSO_SETTINGS = ("jit_provisioning_enabled", "sso_enforcement")
 SAML_SETTINGS = ("saml_entity_id", "saml_acs_url", "saml_x509_cert")
-SETTINGS = SSO_SETTINGS + SAML_SETTINGS
 # What PostHog stores for a new domain (SSO settings are ignored on create).
 NEW_DOMAIN_DEFAULTS = dict(jit_provisioning_enabled=False, sso_enforcement="", saml_entity_id=None,
                            saml_acs_url=None, saml_x509_cert=None)
@@ -140,15 +141,22 @@ def wait_for_verification(attempt, timeout, interval, clock=time.monotonic, slee
 ITEM_OPTIONS = ("state", "domain", "id", "jit_provisioning_enabled", "sso_enforcement", "saml_entity_id",
                 "saml_acs_url", "saml_x509_cert")
 
-ARGUMENT_SPEC = dict(
-    state=dict(type="str", default="present", choices=["present", "verified", "absent"]),
-    domain=dict(type="str"),
+#: A domain's fields: the domain itself (PostHog keeps it from creation), its SSO settings (SSO_SETTINGS:
+#: refused until the domain is verified, ignored on create) and, in older PostHog, its SAML settings
+#: (SAML_SETTINGS: newer PostHog keeps them in an identity provider configuration).
+FIELDS = (
+    Field("domain", frozen=True),
+    Field("jit_provisioning_enabled", "bool"),
+    Field("sso_enforcement"),
+    Field("saml_entity_id"),
+    Field("saml_acs_url"),
+    Field("saml_x509_cert"),
+)
+
+ARGUMENT_SPEC = dict(state=dict(type="str", default="present", choices=["present", "verified", "absent"]))
+ARGUMENT_SPEC.update(options_of(FIELDS))
+ARGUMENT_SPEC.update(
     id=dict(type="str"),
-    jit_provisioning_enabled=dict(type="bool"),
-    sso_enforcement=dict(type="str"),
-    saml_entity_id=dict(type="str"),
-    saml_acs_url=dict(type="str"),
-    saml_x509_cert=dict(type="str"),
     verify_timeout=dict(type="int", default=60),
     verify_interval=dict(type="int", default=5),
 )
@@ -163,13 +171,25 @@ class Verify(Step):
     action = "verified"
 
     def plan(self, resource, result):
-        return not result.obj.get("is_verified")
+        if result.obj.get("is_verified"):
+            return None
+        return "just created" if "created" in result.actions else "unverified"
 
     def predict(self, resource, result, plan):
         return dict(result.obj, is_verified=True)
 
-    def apply(self, resource, result, plan):
-        return resource.verify(result.obj, created="created" in result.actions)
+    def requests(self, resource, result, plan):
+        return [dict(method="POST", path=resource.path_of(result.obj) + "verify/", body={},
+                     note="verifying %s" % resource.identity())]
+
+    def perform(self, resource, action, send):
+        return resource.verify(resource.applied, action.decision == "just created", send)
+
+    def recover(self, resource, action):
+        return resource.recover_verified(resource.applied)
+
+    def absorb(self, resource, action, answer):
+        return answer
 
 
 VERIFY = Verify()
@@ -180,12 +200,12 @@ class Domain(Resource):
 
     kind = "domain"
     return_key = "domain"
+    SCOPE = Scope("organization", "domains")
     list_option = "domains"
     item_options = ITEM_OPTIONS
     lookups = ("id", "domain")
     named_by = "domain or id"
-    fields = SETTINGS
-    frozen = ("domain",)
+    FIELDS = FIELDS
     clock = staticmethod(time.monotonic)
     sleep = staticmethod(time.sleep)
 
@@ -202,8 +222,6 @@ class Domain(Resource):
         return self.verifying  # SSO settings go in once the new domain is verified
 
     # ------------------------------------------------------------ describing
-    def collection_path(self):
-        return self.task.org_path("domains")
 
     def identity(self):
         if self.params.get("domain") is not None:
@@ -234,12 +252,6 @@ class Domain(Resource):
             self.task.warn("sso_enforcement %r is not a login method PostHog knows (%s); PostHog stores it, but "
                            "enforcement would not match any provider" % (sso, ", ".join(SSO_PROVIDERS)))
         return problems
-
-    def desired(self):
-        desired = super(Domain, self).desired()
-        if self.params.get("id") and self.params.get("domain") is not None:
-            desired["domain"] = self.params["domain"]
-        return desired
 
     def shape(self, obj):
         return with_verification(obj)
@@ -295,9 +307,7 @@ class Domain(Resource):
     # --------------------------------------------------------------- writing
     def create_payload(self, desired):
         """``domain`` and the SAML fields: PostHog stores those on create and ignores the SSO ones."""
-        payload = dict((k, v) for k, v in desired.items() if k in SAML_SETTINGS)
-        payload["domain"] = self.params["domain"]
-        return payload
+        return dict((k, v) for k, v in desired.items() if k not in SSO_SETTINGS)
 
     def predict_create(self, payload):
         """What a create would answer, for check mode (no id or challenge yet)."""
@@ -330,11 +340,9 @@ class Domain(Resource):
         """The subject of a verify failure: "domain 'x'", or "Created domain 'x'; it" right after creating it."""
         return "Created %s; it" % self.identity() if created else self.identity()
 
-    def verify_once(self, current, created):
-        path = self.detail_path(current["id"]) + "verify/"
+    def verify_once(self, current, created, send):
         try:
-            return post_or_refind(self.client, path, {}, lambda: self.recover_verified(current),
-                                  context="verifying %s" % self.identity())
+            return send()
         except PostHogError as exc:
             if exc.code == "already_verified":  # verified meanwhile (in the web app, or a parallel run)
                 return self.client.get(self.detail_path(current["id"]), context="reading %s" % self.identity())
@@ -350,13 +358,16 @@ class Domain(Resource):
                 raise Failure.of(exc, domain=self.shape(current), verification=record)
             raise
 
-    def verify(self, current, created):
+    def verify(self, current, created, send):
         """Verify ``current``, retrying within verify_timeout; fail with the record when DNS lacks it."""
         # A domain created a moment ago has a fresh challenge that no DNS can hold yet: one attempt.
         timeout = 0 if created else self.params.get("verify_timeout") or 0
         interval = max(1, self.params.get("verify_interval") or 1)
-        obj, attempts, seconds = wait_for_verification(lambda: self.verify_once(current, created), timeout,
+        obj, attempts, seconds = wait_for_verification(lambda: self.verify_once(current, created, send), timeout,
                                                        interval, clock=self.clock, sleep=self.sleep)
+        if not isinstance(obj, dict):
+            raise Failure("%s: PostHog answered POST %sverify/ without the domain" % (
+                self.identity(), self.detail_path(current["id"])))
         if obj.get("is_verified"):
             return obj
         record = verification_record(obj)
@@ -375,17 +386,16 @@ class Domain(Resource):
 def read_domains(task, params):
     """domain_info: the organization's domains (or one by id or name), each with its TXT record."""
     name = normalise_domain(params.get("domain"))
-    domains = list_or_get(task, task.org_path("domains"), params.get("id"), what="domain",
+    domains = list_or_get(task, Domain.SCOPE.path(task, params), params.get("id"), what="domain",
                           filters=dict(domain=name))
     return dict(domains=[with_verification(d) for d in domains])
 
 
 # ---------------------------------------------------------------------------------- exporting
 def export_item(obj):
-    item = dict(domain=obj.get("domain"), state="verified" if obj.get("is_verified") else "present")
-    for key in SETTINGS:
-        if key in obj and obj.get(key) not in (None, ""):
-            item[key] = obj[key]
+    fields = Domain.reader().export(obj)
+    item = dict(domain=fields.pop("domain", None), state="verified" if obj.get("is_verified") else "present")
+    item.update(fields)
     if not obj.get("is_verified"):  # PostHog refuses SSO settings until the domain is verified
         for key in SSO_SETTINGS:
             item.pop(key, None)
@@ -394,10 +404,20 @@ def export_item(obj):
 
 def export_items(ctx):
     """organization_state_info: the domains, each with a comment when its TXT record is still to publish."""
-    domains = ctx.client.list_all(ctx.org_path("domains"), context="listing domains")
+    domains = ctx.client.list_all(Domain.SCOPE.path(ctx.task, {}), context="listing domains")
     for obj in domains:
         record = verification_record(obj)
         if not obj.get("is_verified") and record.get("value"):
             ctx.comment("domains", obj.get("domain"), "not verified yet: publish the TXT record %s = %s, then set "
                                                       "state: verified" % (record["name"], record["value"]))
     return [export_item(d) for d in domains]
+
+
+# ---------------------------------------------------------------------------------- the document
+SECTION = Section(
+    "domains", Domain, options_from(ARGUMENT_SPEC, ITEM_OPTIONS + ("verify_timeout", "verify_interval")), "domain",
+    required_one_of=[("domain", "id")], export=export_items,
+    outputs=dict(dns_records=lambda domains: [verification_record(d) for d in domains
+                                              if not d.get("is_verified") and d.get("verification_challenge")]),
+    guards=("change_sso",),
+    comment="Domains and single sign-on (posthog.admin.domain). A domain to verify needs its DNS TXT record.")

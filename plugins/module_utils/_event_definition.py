@@ -22,9 +22,10 @@ __metaclass__ = type
 
 import copy
 
-from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._common import UUID_RE, list_or_get
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Field, Resource, Update
+from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError, require_object
+from ansible_collections.posthog.admin.plugins.module_utils._common import UUID_RE, list_or_get, project_id_of
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Field, Resource, Scope, Update
+from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 EVENT_TYPES = ("event", "all", "action_event", "event_posthog", "event_custom")
 ORDERING_CHOICES = ("name", "-name", "last_seen_at", "-last_seen_at", "last_seen_at::date", "-last_seen_at::date")
@@ -152,8 +153,9 @@ INFO_ARGUMENT_SPEC = dict(
 class DocumentEvent(Update):
     """The update of an event definition, saying so when PostHog accepted tags it did not store."""
 
-    def apply(self, resource, result, plan):
-        obj = super(DocumentEvent, self).apply(resource, result, plan)
+    def absorb(self, resource, action, answer):
+        obj = require_object(answer, action.method, resource.planned.resolve(action.path))
+        plan = action.decision
         if "tags" in plan and current_value(obj, "tags") != wanted_value("tags", plan["tags"]):
             resource.task.warn(
                 "PostHog did not store the tags of %s: tags need the organization's 'tagging' feature (a paid "
@@ -183,21 +185,20 @@ class EventDefinition(Resource):
 
     kind = "event definition"
     return_key = "event_definition"
+    SCOPE = Scope("project", "event_definitions")
+    foreign = ("is_action", True)  # its list answers actions too: never one of these
     list_option = "event_definitions"
     item_options = ITEM_OPTIONS
     named_by = "name or id"
     FIELDS = FIELDS
     steps = (DocumentEvent(),)
 
-    def collection_path(self):
-        return "/api/projects/%s/event_definitions/" % self.task.project_id
-
     def identity(self):
         option, value = self.lookup()
         if option == "id":
-            return "event definition with id %s in project %s" % (value, self.task.project_id)
+            return "event definition with id %s in project %s" % (value, project_id_of(self.params))
         if option == "name":
-            return "event definition %r in project %s" % (value, self.task.project_id)
+            return "event definition %r in project %s" % (value, project_id_of(self.params))
         return super(EventDefinition, self).identity()
 
     def label(self):
@@ -218,9 +219,6 @@ class EventDefinition(Resource):
         if option == "name":
             return {"search": self.params["name"], "event_type": "event"}
         return {"event_type": "event"}
-
-    def manageable(self, obj):
-        return isinstance(obj, dict) and not obj.get("is_action")
 
     def missing(self):
         if self.params.get("id"):
@@ -277,8 +275,8 @@ class EventDefinition(Resource):
         email = email.strip()
         if email.lower() in members:
             return members[email.lower()]
-        project = self.client.get("/api/projects/%s/" % self.task.project_id,
-                                  context="reading project %s to find its organization" % self.task.project_id)
+        project = self.client.get("/api/projects/%s/" % project_id_of(self.params),
+                                  context="reading project %s to find its organization" % project_id_of(self.params))
         organization = project.get("organization") or project.get("organization_id")
         path = "/api/organizations/%s/members/" % organization
         context = "looking up owner %s among the members of organization %s" % (email, organization)
@@ -298,7 +296,7 @@ class EventDefinition(Resource):
                     return user
         raise Failure("owner %s is not a member of organization %s, which project %s belongs to; an event "
                       "definition's owner must be a member (invite them first)" % (email, organization,
-                                                                                   self.task.project_id))
+                                                                                   project_id_of(self.params)))
 
 
 def read_event_definitions(task, params):
@@ -342,3 +340,15 @@ def export_items(ctx):
         items.extend(i for i in (export_item(d, project_id, ctx.project_ids[0]) for d in found or []
                                  if isinstance(d, dict) and not d.get("is_action")) if i)
     return items
+
+
+# ---------------------------------------------------------------------------------- the document
+#: Event definitions exist once PostHog ingests the event: the document documents them, a definition
+#: not ingested yet is skipped (with a warning), and prune never deletes one.
+SECTION = Section(
+    "event_definitions", EventDefinition, options_from(ARGUMENT_SPEC, ITEM_OPTIONS + ("project_id",),
+                                                       project_id=dict(type="str")),
+    "event definition", prunable=False, required_one_of=[("name", "id")], skip_missing=True,
+    refers=(("project_id", "projects"),), export=export_items,
+    comment="Documented event definitions, per project (posthog.admin.event_definition). PostHog creates a "
+            "definition when it ingests the event; undocumented ones are left out.")

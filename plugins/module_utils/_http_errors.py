@@ -41,6 +41,9 @@ class PostHogError(Exception):
         self.attr = attr
         self.body = body
         self.hint = ""
+        # a write whose failure leaves it unknown whether PostHog did it (its answer lost, a 5xx or a timeout
+        # after it was sent): a plan lists its action as uncertain, neither done nor not attempted
+        self.uncertain = False
 
     def to_dict(self):
         """The fields a module returns as ``error``."""
@@ -116,6 +119,7 @@ class AmbiguousWrite(PostHogError):
         self.waited = waited
         self.resume_wait = resume_wait
         self.spent_note = spent_note
+        self.uncertain = True
         self.add_sentence("The %s was not retried because it may have been applied; re-run the task to converge."
                           % (cause.method or "request"))
 
@@ -207,3 +211,23 @@ def require_object(answer, method, path, status=None):
         advice = "check that host points at PostHog's API"
     raise PostHogError("unexpected answer to %s %s (%s); %s" % (method, path, what, advice),
                        method=method, path=path, status=status)
+
+
+#: How deep a JSON value read from a server or a file may nest: far more than any PostHog answer, saved plan
+#: or document does, far less than what Python's recursion (copying, comparing, masking) copes with.
+MAX_DEPTH = 100
+
+
+def deeper_than(value, limit=MAX_DEPTH):
+    """Whether ``value`` nests dicts and lists more than ``limit`` levels deep (looked at without recursion,
+    so that any depth is answered)."""
+    if not isinstance(value, (dict, list)):
+        return False
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False

@@ -7,7 +7,8 @@
 
 """The HTTP client's pages: every record of a list endpoint, page after page, each page checked for shape,
 ``next`` followed on the configured origin only, and pagination that does not end refused (a page that
-repeats, more pages than the first page's ``count`` allows, empty pages that keep linking on).
+repeats, more pages than the first page's ``count`` allows or than :data:`MAX_PAGES`, empty pages that keep
+linking on, a list that takes longer than :data:`LIST_TIMEOUTS` request timeouts).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -15,13 +16,18 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import math
+import time
 
 from ansible_collections.posthog.admin.plugins.module_utils._http_errors import describe, kind_of
 from ansible_collections.posthog.admin.plugins.module_utils._http_origin import path_of
 
 DEFAULT_PAGE_SIZE = 500
-# The most pages followed when the first page gives no count (a bound against a broken or hostile server).
-MAX_PAGES = 10000
+# The most pages followed when the first page gives no count (a bound against a broken or hostile server):
+# a million records at PostHog's 500 a page, more than any list the collection reads.
+MAX_PAGES = 2000
+# How long one list may take, in request timeouts: a server that keeps linking to new pages, each answered
+# in time, is stopped after this many times ``timeout`` (300 s at the default 30 s).
+LIST_TIMEOUTS = 10
 # Empty pages in a row that still link to a next page before pagination is declared endless.
 MAX_EMPTY_PAGES = 3
 
@@ -30,11 +36,13 @@ class Pages:
     """The records of one list, read with ``get(url)`` (the client's GET, retries and cache included);
     ``origin`` rebuilds ``next`` links, ``masker`` words the errors."""
 
-    def __init__(self, get, origin, masker, max_pages=MAX_PAGES):
+    def __init__(self, get, origin, masker, max_pages=MAX_PAGES, max_seconds=None, clock=time.monotonic):
         self._get = get
         self._origin = origin
         self._masker = masker
         self.max_pages = max(1, int(max_pages))
+        self.max_seconds = max_seconds  # None: no bound in time
+        self.clock = clock
 
     def _error(self, message, shown, context):
         return self._masker.error(message, method="GET", path=shown, context=context)
@@ -114,6 +122,7 @@ class _Walk:
         self.seen = {first_url: 1}
         self.number = 1
         self.empty = 0
+        self.started = pages.clock()
         self.allowed, self.why = pages.max_pages, "the most this client follows without a count"
 
     def next_url(self, results, link, count, shown):
@@ -132,6 +141,12 @@ class _Walk:
         if url in self.seen:
             raise pages._error("GET %s pagination did not end: page %d repeats page %d (%s); the server's next links "
                                "go round in a loop" % (self.first, self.number, self.seen[url], path_of(url)),
+                               shown, context)
+        spent = pages.clock() - self.started
+        if pages.max_seconds is not None and spent > pages.max_seconds:
+            raise pages._error("GET %s pagination did not end within %g s (%d pages read, %d times timeout); the "
+                               "server keeps linking to further pages"
+                               % (self.first, pages.max_seconds, self.number - 1, LIST_TIMEOUTS),
                                shown, context)
         if self.number > self.allowed:
             raise pages._error("GET %s pagination did not end: page %d is more than the %d pages %s; the server "

@@ -58,7 +58,7 @@ def parse_wait(response):
             return wait
     try:
         detail = response.json().get("detail", "")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return None
     if not isinstance(detail, str):
         return None

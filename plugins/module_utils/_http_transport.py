@@ -37,7 +37,7 @@ except ImportError:  # pragma: no cover - exercised only where requests is missi
     HAS_REQUESTS = False
     REQUESTS_IMPORT_ERROR = traceback.format_exc()
 
-from ansible_collections.posthog.admin.plugins.module_utils._http_errors import PostHogError
+from ansible_collections.posthog.admin.plugins.module_utils._http_errors import MAX_DEPTH, PostHogError, deeper_than
 
 DEFAULT_TIMEOUT = 30.0
 # The largest answer read (no PostHog answer comes near it): a bound against a broken or hostile server.
@@ -80,12 +80,30 @@ def nothing_sent(exc):
         isinstance(exc, requests.exceptions.ConnectionError) and is_refused(exc))
 
 
+class TooDeep(ValueError):
+    """An answer's JSON nests deeper than any PostHog answer (:data:`~._http_errors.MAX_DEPTH` levels)."""
+
+
+def json_of(response):
+    """The answer's JSON; ValueError when it is not JSON, :class:`TooDeep` when it nests deeper than
+    :data:`~._http_errors.MAX_DEPTH` levels (however deep: Python's decoder runs out of recursion first)."""
+    try:
+        value = response.json()
+    except RecursionError:
+        raise TooDeep()
+    if deeper_than(value, MAX_DEPTH):
+        raise TooDeep()
+    return value
+
+
 def decode(response):
-    """The answer's JSON (None for 204 or no body; the text when it is not JSON)."""
+    """The answer's JSON (None for 204 or no body; the text when it is not JSON); :class:`TooDeep`."""
     if response.status_code == 204 or not response.content:
         return None
     try:
-        return response.json()
+        return json_of(response)
+    except TooDeep:
+        raise
     except ValueError:
         return response.text
 

@@ -163,7 +163,7 @@ def run_module(resource, argument_spec, **kwargs):
             if problems:
                 raise Failure("; ".join(problems))
             return single.converge().as_dict(task.diff_mode)
-        listing = Listing()
+        listing = Listing(predict=True)  # the plan follows what each item would do
         resources, labels, problems, seen = [], [], [], {}
         for index, item in enumerate(items):
             one = resource(task, merged_params(module.params, item, resource.item_options, list_option), listing)

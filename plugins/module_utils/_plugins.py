@@ -27,7 +27,9 @@ import json
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
 from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
-from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step, post_or_refind
+from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Scope, Step
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Field, options_of
+from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 FAMILIES = {
     "destination": "pipeline_destinations",
@@ -186,43 +188,43 @@ def plugin_json_of(source_files):
     return parsed
 
 
-def upgrade_recover(client, detail_path, latest_tag, context=None):
-    """A ``recover`` for an upgrade POST whose answer was lost (5xx, dropped connection).
-
-    Returns the plugin when it is at ``latest_tag`` now, else None so that the client asks again:
-    an upgrade re-installs the newest version, so repeating it is harmless.
-    """
-    def recover():
-        plugin = unwrap_plugin(client.get_or_none(detail_path, context=context))
-        if isinstance(plugin, dict) and latest_tag and plugin.get("tag") == latest_tag:
-            return plugin
-        return None
-    return recover
-
-
 ITEM_OPTIONS = ("state", "id", "name", "url", "plugin_type", "description", "icon", "config_schema", "tag", "is_global",
                 "capabilities", "metrics", "public_jobs", "source_files", "purge_source_files")
-FIELDS = ("name", "description", "icon", "config_schema", "tag", "is_global", "capabilities", "metrics", "public_jobs")
 FAMILY_CHOICES = ["destination", "frontend_app", "import_app", "transformation"]
+PLUGIN_TYPES = ["source", "custom", "repository", "local"]
+
+
+def same_url(wanted, current):
+    """Whether the user's URL names the plugin installed from ``current`` (read normalised)."""
+    return normalize_url(wanted) == current
+
+
+#: What a plugin is, each field described once: the module's options, what the update sends and
+#: compares, and what organization_state_info exports (description and is_global; export_item
+#: writes how the plugin is installed: its URL, name and type).
+FIELDS = (
+    Field("name", export=False),
+    # kept from the install (guard() refuses another), read without its query (a private token)
+    Field("url", from_api=normalize_url, compare=same_url, frozen=True, sent=False, export=False),
+    Field("plugin_type", option=dict(choices=PLUGIN_TYPES), sent=False, export=False),  # sent on create only
+    Field("description"),
+    Field("icon", export=False),
+    Field("config_schema", "raw", export=False),
+    Field("tag", export=False),
+    Field("is_global", "bool"),
+    Field("capabilities", "dict", export=False),
+    Field("metrics", "dict", export=False),
+    Field("public_jobs", "dict", export=False),
+    Field("source_files", "dict", sent=False, export=False),  # the SourceFiles step converges them
+)
 
 ARGUMENT_SPEC = dict(
     family=dict(type="str", required=True, choices=FAMILY_CHOICES),
     state=dict(type="str", default="present", choices=["present", "absent", "latest"]),
     id=dict(type="int"),
-    name=dict(type="str"),
-    url=dict(type="str"),
-    plugin_type=dict(type="str", choices=["source", "custom", "repository", "local"]),
-    description=dict(type="str"),
-    icon=dict(type="str"),
-    config_schema=dict(type="raw"),
-    tag=dict(type="str"),
-    is_global=dict(type="bool"),
-    capabilities=dict(type="dict"),
-    metrics=dict(type="dict"),
-    public_jobs=dict(type="dict"),
-    source_files=dict(type="dict"),
     purge_source_files=dict(type="bool", default=False),
 )
+ARGUMENT_SPEC.update(options_of(FIELDS))
 
 INFO_ARGUMENT_SPEC = dict(
     family=dict(type="str", required=True, choices=FAMILY_CHOICES),
@@ -290,20 +292,25 @@ class SourceFiles(Step):
     def predict(self, resource, result, plan):
         return result.obj
 
-    def apply(self, resource, result, plan):
-        obj = result.obj
-        if obj.get("id") is None:
-            return obj
-        detail = resource.detail_path(obj["id"])
+    def requests(self, resource, result, plan):
+        return [dict(method="PATCH", path=resource.path_of(result.obj) + "update_source/", body=plan,
+                     note="writing the source files of %s" % resource.identity())]
+
+    def perform(self, resource, action, send):
         try:
-            answer = resource.client.patch(detail + "update_source/", plan,
-                                           context="writing the source files of %s" % resource.identity())
+            return send()
         except PostHogError as exc:
-            raise refused(exc, "write its source files", resource.identity(), written="created" in result.actions)
+            raise refused(exc, "write its source files", resource.identity(),
+                          written=any(a.creates and a.done for a in resource.actions))
+
+    def absorb(self, resource, action, answer):
+        obj = resource.applied
         if is_file_map(answer):
-            self.show(result, plan, answer)
-            if "plugin.json" in plan:  # PostHog renames the plugin after plugin.json
-                return resource.client.get(detail, context="reading %s" % resource.identity())
+            self.show(resource.result, action.body, answer)
+            resource.after_extra["source_files"] = resource.result.after["source_files"]
+            if "plugin.json" in action.body:  # PostHog renames the plugin after plugin.json
+                return resource.client.get(resource.planned.resolve(action.path)[:-len("update_source/")],
+                                           context="reading %s" % resource.identity())
         elif isinstance(answer, dict):
             return answer
         return obj
@@ -337,16 +344,40 @@ class Upgrade(Step):
     def predict(self, resource, result, plan):
         return dict(copy.deepcopy(result.obj), tag=plan)
 
-    def apply(self, resource, result, plan):
-        detail = resource.detail_path(result.obj["id"])
+    def requests(self, resource, result, plan):
+        return [dict(method="POST", path=resource.path_of(result.obj) + "upgrade/", body={},
+                     note="upgrading %s" % resource.identity())]
+
+    def perform(self, resource, action, send):
         try:
-            upgraded = post_or_refind(resource.client, detail + "upgrade/", {},
-                                      upgrade_recover(resource.client, detail, plan, context="reading %s" % resource.identity()),
-                                      context="upgrading %s" % resource.identity())
+            return send()
         except PostHogError as exc:
             raise refused(exc, "upgrade it", resource.identity())
-        result.after["tag"] = upgraded.get("tag", plan) if isinstance(upgraded, dict) else plan
-        return upgraded
+
+    def recover(self, resource, action):
+        """An upgrade re-installs the newest version, so repeating it is harmless: the plugin when it
+        is at the tag the plan upgrades to now, else None (asked again)."""
+        detail = resource.planned.resolve(action.path)[:-len("upgrade/")]
+        plugin = unwrap_plugin(resource.client.get_or_none(detail, context="reading %s" % resource.identity()))
+        if isinstance(plugin, dict) and action.decision and plugin.get("tag") == action.decision:
+            return plugin
+        return None
+
+    def absorb(self, resource, action, answer):
+        resource.after_extra["tag"] = answer.get("tag", action.decision) if isinstance(answer, dict) else action.decision
+        return answer if isinstance(answer, dict) and answer.get("id") is not None else resource.applied
+
+
+class FamilyScope(Scope):
+    """Where a family's plugins live: the organization's collection of the item's ``family`` (``part``
+    maps each family to it), one per family for prune. Kind-local until the engine's Scope takes a
+    part chosen by an option."""
+
+    def path(self, task, params):
+        return task.org_path(self.part[params["family"]])
+
+    def each(self, project_ids):
+        return [dict(family=family) for family in self.part]
 
 
 class PipelinePlugin(Resource):
@@ -354,10 +385,11 @@ class PipelinePlugin(Resource):
     created from source; kept up to date with ``state=latest``."""
 
     return_key = "plugin"
+    SCOPE = FamilyScope("organization", FAMILIES)
     list_option = "plugins"
     item_options = ITEM_OPTIONS
     lookups = ("id", "url", "name")
-    fields = FIELDS
+    FIELDS = FIELDS
     update_after_create = True  # PostHog fills a URL plugin from its plugin.json: apply what the user set
     steps = (UPDATE, SourceFiles(), Upgrade())
 
@@ -368,9 +400,6 @@ class PipelinePlugin(Resource):
     @property
     def kind(self):
         return FAMILY_KINDS[self.family]
-
-    def collection_path(self):
-        return self.task.org_path(FAMILIES[self.family])
 
     def identity(self):
         if self.lookup()[0] == "url":
@@ -386,22 +415,8 @@ class PipelinePlugin(Resource):
             return []
         return [(option, normalize_url(value) if option == "url" else value)]
 
-    @classmethod
-    def prune_scopes(cls, project_ids):
-        return [dict(family=family) for family in FAMILY_CHOICES]
-
     def lookup_value(self, option, value):
         return normalize_url(value) if option == "url" else value
-
-    def read(self, obj, field):
-        if field == "url":
-            return normalize_url((obj or {}).get("url"))
-        return super(PipelinePlugin, self).read(obj, field)
-
-    def equal(self, field, wanted, current):
-        if field == "url":
-            return normalize_url(wanted) == current
-        return super(PipelinePlugin, self).equal(field, wanted, current)
 
     def view(self, obj, desired):
         view = super(PipelinePlugin, self).view(obj, desired)
@@ -515,7 +530,9 @@ class PipelinePlugin(Resource):
     def predict_create(self, payload):
         obj = dict(payload)
         if obj.get("url"):
-            obj["url"] = normalize_url(obj["url"])
+            # PostHog fills a plugin installed from a URL from its plugin.json: what the task sets is
+            # applied after the install (update_after_create), whatever the install answers.
+            obj = dict(url=normalize_url(obj["url"]), plugin_type=obj.get("plugin_type"))
         return obj
 
     def after_create(self, obj, payload):
@@ -545,7 +562,7 @@ def read_plugins(task, params):
                       % (", ".join(missing), family, kind))
     if params["activity_limit"] < 1:
         raise Failure("activity_limit must be at least 1, got %d" % params["activity_limit"])
-    path = task.org_path(FAMILIES[family])
+    path = PipelinePlugin.SCOPE.path(task, params)
     plugins = list_or_get(task, path, params.get("id"), what=kind, filters=dict(name=params.get("name")))
     if params.get("url") is not None:
         plugins = [p for p in plugins if normalize_url(p.get("url")) == normalize_url(params["url"])]
@@ -572,10 +589,9 @@ def read_plugins(task, params):
 
 
 # ---------------------------------------------------------------------------------- exporting
-EXPORTED = ("description", "is_global")
-
-
 def export_item(obj, family):
+    """The item that installs ``obj`` again: from its URL (the type only when not custom) or from
+    source, with the exported Fields."""
     item = dict(family=family)
     if obj.get("plugin_type") in URL_TYPES and obj.get("url"):
         item.update(url=normalize_url(obj["url"]), name=obj.get("name"))
@@ -583,16 +599,23 @@ def export_item(obj, family):
             item["plugin_type"] = obj["plugin_type"]
     else:
         item.update(name=obj.get("name"), plugin_type=obj.get("plugin_type") or "source")
-    for key in EXPORTED:
-        if obj.get(key) not in (None, ""):
-            item[key] = obj[key]
+    item.update(PipelinePlugin.reader().export(obj))
     return item
 
 
 def export_items(ctx):
     """organization_state_info: the plugins of every family (a family PostHog refuses is noted)."""
     items = []
-    for family in FAMILY_CHOICES:
-        found = ctx.listed("%ss" % FAMILY_KINDS[family], FAMILIES[family])
-        items.extend(export_item(p, family) for p in found or [] if isinstance(p, dict))
+    for scope in PipelinePlugin.SCOPE.each(ctx.project_ids):
+        what = "%ss" % FAMILY_KINDS[scope["family"]]
+        found = ctx.quietly(what, lambda scope=scope, what=what: ctx.client.list_all(
+            PipelinePlugin.SCOPE.path(ctx.task, scope), context="listing %s" % what))
+        items.extend(export_item(p, scope["family"]) for p in found or [] if isinstance(p, dict))
     return items
+
+
+# ---------------------------------------------------------------------------------- the document
+SECTION = Section(
+    "plugins", PipelinePlugin, options_from(ARGUMENT_SPEC, ("family",) + ITEM_OPTIONS), "plugin",
+    required_one_of=[("id", "url", "name")], export=export_items,
+    comment="Pipeline plugins of every family (posthog.admin.pipeline_plugin).")

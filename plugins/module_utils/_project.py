@@ -29,10 +29,13 @@ from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     Failure,
     Field,
     Resource,
+    Scope,
+    fold,
     mask,
     name_problem,
     options_of,
 )
+from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 NAME_MAX_LENGTH = 200
 MAX_RECORDING_DURATION = 30000
@@ -49,6 +52,11 @@ def clean_list(values):
     return [value for value in values or [] if value]
 
 
+def trimmed(value):
+    """A name as it is compared and exported: trimmed."""
+    return value.strip() if isinstance(value, str) else value
+
+
 def sample_rate(value):
     """``session_recording_sample_rate`` as a number (PostHog answers a decimal string: ``"0.50"``)."""
     if value is None or value == "":
@@ -59,9 +67,11 @@ def sample_rate(value):
         return value
 
 
-#: The settings of a project, each described once (PostHog's field names): the module's options, what
-#: the engine sends and compares, and what organization_state_info exports all come from here.
+#: The fields of a project, each described once (PostHog's field names): the module's options, what
+#: the engine sends and compares, and what organization_state_info exports all come from here. The
+#: name finds the project (regardless of case); given with an id, it renames it.
 FIELDS = (
+    Field("name", from_api=trimmed),
     Field("product_description"),
     Field("timezone"),
     Field("anonymize_ips", "bool"),
@@ -87,15 +97,13 @@ FIELDS = (
     Field("week_start_day", choices=WEEK_DAYS, to_api=WEEK_DAYS.get, to_user=WEEK_DAY_NAMES.get),
     Field("slack_incoming_webhook", secret=True),  # masked in results and diffs, never exported
 )
-SETTINGS = options_of(FIELDS)
 
 ARGUMENT_SPEC = dict(
     state=dict(type="str", default="present", choices=["present", "absent"]),
     id=dict(type="str"),
-    name=dict(type="str"),
     confirm_delete=dict(type="bool", default=False),
 )
-ARGUMENT_SPEC.update(SETTINGS)
+ARGUMENT_SPEC.update(options_of(FIELDS))
 
 INFO_ARGUMENT_SPEC = dict(id=dict(type="str"), name=dict(type="str"))
 
@@ -114,14 +122,13 @@ class Project(Resource):
 
     kind = "project"
     return_key = "project"
+    SCOPE = Scope("organization", "projects")
+    summary_list = True  # the list answers a summary: a match's settings are read whole
     lookups = ("id", "name")
     named_by = "name or id"
     FIELDS = FIELDS
     folded = ("name",)  # PostHog keeps names unique regardless of case
     secret_paths = SECRET_FIELDS  # the tokens too, which the module never manages
-
-    def collection_path(self):
-        return self.task.org_path("projects")
 
     def validate(self):
         params = self.params
@@ -143,35 +150,12 @@ class Project(Resource):
                 "by id, or set confirm_delete: true to delete the project named %r" % params.get("name"))
         return problems
 
-    # ------------------------------------------------------------- comparing
-    def desired(self):
-        desired = super(Project, self).desired()
-        if self.params.get("id") and self.params.get("name") is not None:
-            desired["name"] = self.params["name"]  # with an id, the name is a setting: a rename
-        return desired
-
-    def read(self, obj, field):
-        value = super(Project, self).read(obj, field)
-        return value.strip() if field == "name" and isinstance(value, str) else value
-
-    def export(self, obj):
-        return dict(name=self.read(obj, "name"), **super(Project, self).export(obj))
-
-    def complete(self, obj):
-        """The list answers a summary: read the match's settings."""
-        return self.client.get(self.detail_path(obj["id"]), context="reading %s" % self.identity())
-
     # --------------------------------------------------------------- writing
-    def create_payload(self, desired):
-        payload = dict(desired)
-        payload["name"] = self.params["name"]
-        return payload
-
     def guard(self, current):
-        """Check mode only: a project the plan has no room for fails as the real run would (PostHog's
-        ``PremiumMultiProjectPermission``, docs/posthog_facts.md §10.5), read from the organization's
+        """Before any write: a project the plan has no room for is refused as PostHog would refuse it
+        (``PremiumMultiProjectPermission``, docs/posthog_facts.md §10.5), read from the organization's
         ``available_product_features`` and the projects the look-up listed."""
-        if current is not None or not self.task.check_mode or self.params.get("state") == "absent":
+        if current is not None or self.params.get("state") == "absent":
             return
         if getattr(self.task, "missing_parent", None) or self.params.get("id") is not None:
             return
@@ -211,34 +195,49 @@ def plan_refusal(organization, projects):
 def read_projects(task, params):
     """project_info: the organization's projects as listed, or (with ``id`` or ``name``) each match
     whole, with its settings."""
-    path = task.org_path("projects")
+    projects = Project(task, params)  # where they live: the kind's scope
     if params.get("id") is not None:
-        projects = list_or_get(task, path, params["id"], what="project")
+        found = list_or_get(task, projects.collection_path(), params["id"], what="project")
     else:
-        projects = list_or_get(task, path, what="project")
+        found = list_or_get(task, projects.collection_path(), what="project")
         name = params.get("name")
         if name is not None:
-            matches = [p for p in projects if (p.get("name") or "").strip().lower() == name.strip().lower()]
-            projects = [task.client.get("%s%s/" % (path, p["id"]), context="reading project %s" % p["id"])
-                        for p in matches]
-    return dict(projects=[mask(p, SECRET_FIELDS) if isinstance(p, dict) else p for p in projects])
+            found = [task.client.get(projects.detail_path(p["id"]), context="reading project %s" % p["id"])
+                     for p in found if fold(p.get("name") or "") == fold(name)]
+    return dict(projects=[mask(p, SECRET_FIELDS) if isinstance(p, dict) else p for p in found])
 
 
 # ---------------------------------------------------------------------------------- exporting
 def export_items(ctx):
     """organization_state_info: the organization's projects as the document's items (each read whole:
     the list answers a summary); None when PostHog refuses the list."""
-    projects = ctx.listed("projects", "projects")
+    reader = Project(ctx.task, {})
+    path = reader.collection_path()
+    projects = ctx.quietly("projects", lambda: ctx.client.list_all(path, context="listing projects"))
     if projects is None:
         return None
-    reader = Project.reader()
     items = []
     for listed in projects:
         if not isinstance(listed, dict):
             continue
-        obj = ctx.client.get(ctx.org_path("projects", listed["id"]), context="reading project %s" % listed.get("id"))
+        obj = ctx.client.get(reader.detail_path(listed["id"]), context="reading project %s" % listed.get("id"))
         if obj.get("slack_incoming_webhook"):
             ctx.comment("projects", obj.get("name"), "slack_incoming_webhook is set; it is a secret, so it is left "
                                                      "out: add it from your vault to manage it")
         items.append(reader.export(obj))
     return items
+
+
+# ---------------------------------------------------------------------------------- the document
+def _project_keys(obj, label):
+    return [str(obj.get("id"))] if obj and obj.get("id") is not None else []
+
+
+#: Projects come first (the rest may live in them); deleting one deletes its data, so prune removes
+#: projects only with prune_projects as well.
+SECTION = Section(
+    "projects", Project, options_from(ARGUMENT_SPEC, tuple(ARGUMENT_SPEC)), "project", prunable="prune_projects",
+    required_one_of=[("name", "id")], prune_params=dict(confirm_delete=True), keys=_project_keys,
+    export=export_items,
+    comment="Projects and their settings (posthog.admin.project). prune removes unlisted ones only with "
+            "prune_projects: deleting a project deletes its data.")

@@ -28,34 +28,24 @@ __metaclass__ = type
 import copy
 import json
 
-from ansible_collections.posthog.admin.plugins.module_utils._client import AmbiguousWrite, PostHogError, require_object
-
-SECRET_MASK = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
+from ansible_collections.posthog.admin.plugins.module_utils._apply import Stopped, execute
+from ansible_collections.posthog.admin.plugins.module_utils._base import (  # noqa: F401 (the kinds import them here)
+    SECRET_MASK,
+    UNKNOWN,
+    Failure,
+    Postponed,
+    unknown,
+    fold,
+    mask,
+    values_match,
+)
+from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError, require_object
+from ansible_collections.posthog.admin.plugins.module_utils._plan import Action, Plan
 
 # The methods that make up the flow: a Resource or Planner subclass describes, it never overrides
 # these (tests/unit/plugins/module_utils/test_resource.py walks every subclass to make sure).
-FLOW_METHODS = ("converge", "find", "changes", "lookup", "problems", "lookup_phrase", "_present", "_absent", "_create", "_run_steps",
-                "_recover_created", "_failure")
-
-
-def post_or_refind(client, path, body, refind, context=None, expect=None):
-    """POST ``body`` to ``path``. When the client cannot tell whether the POST happened (AmbiguousWrite:
-    its answer was lost, a 5xx came after it was sent, it timed out), what ``refind()`` finds on the server
-    (the object the POST made); when that finds nothing (None), the POST again, within the client's retry
-    budget; past it, the error. Without ``refind``, the AmbiguousWrite."""
-    resume = None
-    while True:
-        try:
-            return client.post(path, body, context=context, expect=expect, resume=resume)
-        except AmbiguousWrite as exc:
-            if refind is None:
-                raise
-            found = refind()
-            if found is not None:
-                return found
-            if exc.resume_wait is None:
-                raise exc.spent()
-            resume = exc
+FLOW_METHODS = ("converge", "plan", "find", "changes", "lookup", "problems", "lookup_phrase", "write", "finish", "postpone",
+                "_present", "_absent", "_create", "_run_steps", "_recover_created", "_failure")
 
 
 def name_problem(params, max_length, option="name"):
@@ -70,80 +60,25 @@ def name_problem(params, max_length, option="name"):
     return None
 
 
-def values_match(desired, current, unordered=False):
-    """Whether the server's ``current`` already satisfies the user's ``desired`` value.
-
-    Dicts match when every key the user gave matches (keys the user left out are not managed);
-    lists match in order unless ``unordered``; everything else by equality.
-    """
-    if isinstance(desired, dict):
-        if not isinstance(current, dict):
-            return False
-        return all(values_match(v, current.get(k), unordered) for k, v in desired.items())
-    if isinstance(desired, (list, tuple)):
-        if not isinstance(current, (list, tuple)) or len(desired) != len(current):
-            return False
-        if unordered:
-            remaining = list(current)
-            for item in desired:
-                for index, candidate in enumerate(remaining):
-                    if values_match(item, candidate, unordered):
-                        del remaining[index]
-                        break
-                else:
-                    return False
-            return True
-        return all(values_match(d, c, unordered) for d, c in zip(desired, current))
-    return desired == current
-
-
-def fold(value):
-    """A coarse, hashable key of a look-up value: strings trimmed and case-folded (every kind's
-    :meth:`Resource.equal` on a look-up is at least this strict); None for what cannot be a key."""
-    if isinstance(value, str):
-        return value.strip().lower()
-    if isinstance(value, (int, float, bool)) or value is None:
-        return value
-    return None
-
-
-def _holds(value, parts):
-    for part in parts:
-        if not isinstance(value, dict) or value.get(part) is None:
-            return False
-        value = value[part]
-    return True
-
-
-def mask(value, secret_paths):
-    """``value`` with the dotted ``secret_paths`` (``destination.config.password``) replaced by a
-    mask where present: a deep copy when one is, else ``value`` itself."""
-    if not any(_holds(value, path.split(".")) for path in secret_paths):
-        return value  # nothing to mask (the engine's objects are its own copies already)
-    value = copy.deepcopy(value)
-    for path in secret_paths:
-        parts = path.split(".")
-        node = value
-        for part in parts[:-1]:
-            node = node.get(part) if isinstance(node, dict) else None
-            if node is None:
-                break
-        if isinstance(node, dict) and node.get(parts[-1]) is not None:
-            node[parts[-1]] = SECRET_MASK
-    return value
-
-
 class Field:
     """One field of a kind, described once: the option that sets it (``type``, ``elements``,
-    ``choices``; ``secret`` options are no_log), how the user's value is sent (``to_api``), how
-    PostHog's is read back to be compared (``from_api``) and exported (``to_user``), whether a list
-    compares as a set (``unordered``), whether PostHog keeps the first value (``frozen``), and whether
-    the export writes it (``export``; secrets never: PostHog returns none, or they must not reach a
-    file). Converge, diff, validation (the argument spec) and export all derive from these."""
+    ``choices``; ``secret`` options are no_log), the API field it is sent as (``api``, default its
+    name), how the user's value is sent (``to_api``), how PostHog's is read back to be compared
+    (``from_api``) and exported (``to_user``), how the two compare (``compare(wanted, current)``, else
+    ``case="fold"`` for text PostHog keeps in any case, else as a set when ``unordered``, else
+    :func:`values_match`), whether PostHog keeps the first value (``frozen``), whether PostHog never
+    answers it (``write_only``: sent, never compared by value), whether the update sends it (``sent``;
+    false: a step of the kind converges it), where PostHog answers it when not under its ``api`` name
+    (``locate(obj, resource)``: ``template.id``, an input the schema calls secret), and whether the export writes it
+    (``export``; secrets never: PostHog returns none, or they must not reach a file). Converge, diff,
+    validation (the argument spec), secrets and export all derive from these."""
 
     def __init__(self, name, type="str", elements=None, choices=None, to_api=None, from_api=None, to_user=None,
-                 unordered=False, secret=False, frozen=False, export=True):
+                 unordered=False, secret=False, frozen=False, export=True, api=None, compare=None, case=None,
+                 write_only=False, option=None, sent=True, locate=None):
         self.name = name
+        self.locate = locate  # locate(obj, resource): where PostHog answers it, when not under ``api``
+        self.api = api or name
         self.option = dict(type=type)
         if elements:
             self.option["elements"] = elements
@@ -151,12 +86,17 @@ class Field:
             self.option["choices"] = sorted(choices)
         if secret:
             self.option["no_log"] = True
+        self.option.update(option or {})
         self.to_api = to_api
         self.from_api = from_api
         self.to_user = to_user
         self.unordered = unordered
         self.secret = secret
         self.frozen = frozen
+        self.compare = compare
+        self.case = case
+        self.write_only = write_only or secret
+        self.sent = sent  # False: a step converges it (a role's members), not the update
         self.export = False if secret else export  # True, False, or "if_true": only a true value is written
 
 
@@ -165,29 +105,36 @@ def options_of(fields):
     return dict((f.name, dict(f.option)) for f in fields)
 
 
+class Scope:
+    """Where a kind's objects live: in the organization (``organization``) or in a project
+    (``project``, the item's ``project_id``), under ``part`` (``roles``, ``hog_functions``) - the one
+    path template that finding, listing, prune and the export all use. ``fallback="organization"``: a
+    task that names no project reaches the organization's collection (the spec's older route)."""
+
+    def __init__(self, parent, part, fallback=None):
+        self.parent = parent
+        self.part = part
+        self.fallback = fallback
+
+    def path(self, task, params):
+        if self.parent == "project" and self.fallback == "organization" and not str(
+                params.get("project_id") if params.get("project_id") is not None else "").strip():
+            return task.org_path(self.part)
+        if self.parent == "project":
+            from ansible_collections.posthog.admin.plugins.module_utils._common import project_id_of
+            return task.known_path("/api/projects/%s/%s/" % (project_id_of(params), self.part))
+        if self.parent == "organization":
+            return task.org_path(self.part)
+        return "/api/%s/" % self.part
+
+    def each(self, project_ids):
+        """The params of every collection of this scope organization_state's ``prune`` covers."""
+        if self.parent == "project":
+            return [dict(project_id=str(pid)) for pid in project_ids]
+        return [{}]
+
+
 EMPTY = (None, "", [], {})
-
-
-class Failure(Exception):
-    """The task fails with ``msg``; ``extra`` is returned beside it (``changed``, the object...).
-
-    Raised by resources and the engine, turned into ``fail_json`` by ``_module.run_module`` only.
-    """
-
-    def __init__(self, msg, **extra):
-        super(Failure, self).__init__(msg)
-        self.msg = msg
-        self.extra = extra
-        self.missing = False  # set when the object does not exist and cannot be created
-
-    @classmethod
-    def of(cls, error, **extra):
-        """A Failure for a PostHogError, returning its fields as ``error`` (left out when the
-        failure came before any HTTP answer, where every field would be null)."""
-        fields = error.to_dict()
-        if fields.get("status") is not None:
-            extra.setdefault("error", fields)
-        return cls(error.message, **extra)
 
 
 class Result:
@@ -208,6 +155,7 @@ class Result:
         self.extra = {}
         self.actions = []
         self.diffs = None           # list mode: one diff per changed item
+        self.raw = None             # the object as PostHog has it (unshaped; unknowns of a plan kept)
 
     def did(self, action, wrote):
         self.changed = True
@@ -229,22 +177,27 @@ class Result:
 
 
 class Step:
-    """One follow-up of converging an object that exists (or would, in check mode): an update,
-    pause/unpause, verify, upgrade, source files.
+    """One follow-up of converging an object that exists (or will, once the plan creates it): an
+    update, pause/unpause, verify, upgrade, source files.
 
     ``plan`` reads what it needs (GETs only) and returns what to do, or a false value for nothing;
-    it may refresh ``result.obj`` with what it read. ``predict`` returns the object as it would be
-    (check mode); ``apply`` does it and returns the object. Both may add to ``result.before`` and
-    ``result.after`` (the diff) and ``result.extra``.
+    ``requests`` returns the writes that do it (dicts of :meth:`Resource.write`'s arguments:
+    ``method``, ``path``, ``body``...), which go into the plan as actions; ``predict`` returns the
+    object as it will be after them. Both may add to ``result.before`` and ``result.after`` (the diff)
+    and ``result.extra``. A step may also ``perform(resource, action, send)`` its action when the plan
+    is applied (a wait, a verify retried within a timeout), ``absorb(resource, action, answer)`` its
+    answer (the object as it now is, when the answer is not the object), and ``recover(resource,
+    action)`` after a POST whose answer was lost (the answer it would have had, or None when the POST
+    did not arrive).
     """
 
     action = "changed"
-    # False: the step only watches the object (waits for a status); what it did is recorded in
-    # Result.actions, but the task is not changed.
+    # False: the step only watches the object (waits for a status); its action is no write, and the
+    # task is not changed by it.
     changes = True
 
     def describe(self, plan):
-        """What was done, in words (``paused``), for :attr:`Result.actions`."""
+        """What is done, in words (``paused``): the verb of the step's actions."""
         return self.action
 
     def plan(self, resource, result):
@@ -253,7 +206,7 @@ class Step:
     def predict(self, resource, result, plan):
         raise NotImplementedError
 
-    def apply(self, resource, result, plan):
+    def requests(self, resource, result, plan):
         raise NotImplementedError
 
 
@@ -268,12 +221,14 @@ class Update(Step):
     def predict(self, resource, result, plan):
         return resource.predict_update(result.obj, plan)
 
-    def apply(self, resource, result, plan):
-        payload = resource.update_payload(result.obj, plan)
-        return require_object(resource.update(result.obj, payload), "PATCH", resource.path_of(result.obj))
+    def requests(self, resource, result, plan):
+        return [resource.update_request(result.obj, resource.api_body(resource.update_payload(result.obj, plan)))]
 
 
 UPDATE = Update()
+
+GERUNDS = dict(created="creating", updated="updating", deleted="deleting", paused="pausing", resumed="resuming",
+               verified="verifying", invited="inviting", removed="removing", revoked="revoking", waited="waiting for")
 
 
 class Resource:
@@ -287,24 +242,27 @@ class Resource:
     return_key = None               # the object is returned under this key: "batch_export"
     list_option = None              # the module's list option: "batch_exports" (None: no list mode)
     item_options = ()               # the options an item of the list may set
+    SCOPE = None                    # where its objects live (Scope): the path finding, prune and export use
     lookups = ("id", "name")        # options that identify the object, in order of precedence
+    folded = ()                     # look-ups PostHog compares regardless of case (trimmed): a role's name
     named_by = None                 # how messages list the lookups ("name or id"); default from lookups
     id_option = "id"                # the lookup answered by one GET of the object (None: none is)
-    fields = ()                     # options managed as API fields of the same name
-    unordered = ()                  # fields whose list values compare as sets
-    secret_paths = ()               # dotted paths masked in diffs and results
-    frozen = ()                     # fields PostHog keeps from creation
+    summary_list = False            # PostHog's list answers a summary: a match is read whole (one GET)
+    leaving = None                  # (field, value) of an object PostHog is removing: it counts as missing
+    foreign = None                  # (field, value) of a listed object of another kind: never a match
+    FIELDS = ()                     # the kind's fields (Field); fields, unordered, secret_paths, frozen follow
+    fields = ()                     # the fields an update sends (derived from FIELDS)
+    unordered = ()                  # fields whose list values compare as sets (derived)
+    secret_paths = ()               # dotted paths masked in diffs and results (derived, and more)
+    frozen = ()                     # fields PostHog keeps from creation (derived)
     update_after_create = False     # run the Update step on a just-created object too
     steps = (UPDATE,)               # what brings an existing object in line, in order
-
-    FIELDS = ()                     # the kind's fields (Field); fields, unordered, secret_paths, frozen follow
-    folded = ()                     # look-ups PostHog compares regardless of case (trimmed): a role's name
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if "FIELDS" in cls.__dict__:  # one description: the engine's lists are derived from it (unless given)
             cls.field_map = dict((f.name, f) for f in cls.FIELDS)
-            derived = dict(fields=tuple(f.name for f in cls.FIELDS),
+            derived = dict(fields=tuple(f.name for f in cls.FIELDS if f.sent),
                            unordered=tuple(f.name for f in cls.FIELDS if f.unordered),
                            secret_paths=tuple(f.name for f in cls.FIELDS if f.secret),
                            frozen=tuple(f.name for f in cls.FIELDS if f.frozen))
@@ -328,17 +286,21 @@ class Resource:
         self.client = task.client
         self.params = params
         self.listing = listing      # a Listing of the collection, shared by the items of a list
-        self.found = None           # the object the look-up found (set by converge)
+        self.found = None           # the object the look-up found (set by plan)
         self.seen = []              # the objects the look-up read (what PostHog's objects look like)
         self.departing = None       # the match the look-up set aside because it is gone (see gone())
+        self.planned = None         # the Plan this object's actions went into
+        self.actions = []           # those actions, in order
+        self.result = None          # the Result as planned (then as applied)
+        self.applied = None         # the object as the applied actions left it
 
     # ------------------------------------------------------------------ hooks: describing
     def collection_path(self):
-        """hook: the list/create path, ending in ``/``."""
-        raise NotImplementedError
+        """The list/create path, ending in ``/``: the :attr:`SCOPE`'s."""
+        return self.SCOPE.path(self.task, self.params)
 
     def detail_path(self, obj_id):
-        """hook: the path of the object with this id."""
+        """The path of the object with this id."""
         return "%s%s/" % (self.collection_path(), obj_id)
 
     def path_of(self, obj):
@@ -387,7 +349,7 @@ class Resource:
                 for option in self.lookups if self.params.get(option) is not None]
 
     def desired(self):
-        """hook: the API fields the user set (each through its Field's ``to_api``): options left unset
+        """hook: the fields the user set (each through its Field's ``to_api``): options left unset
         are not managed."""
         desired = {}
         for name in self.fields:
@@ -398,11 +360,20 @@ class Resource:
         return desired
 
     def read(self, obj, field):
-        """hook: a field as the engine compares it, read from PostHog's object (through its Field's
-        ``from_api``)."""
-        value = (obj or {}).get(field)
+        """hook: a field as the engine compares it, read from PostHog's object (its Field's ``api``
+        name, through its ``from_api``)."""
         described = self.field_map.get(field)
+        if described is not None and described.locate is not None:
+            value = described.locate(obj or {}, self)
+        else:
+            value = (obj or {}).get(described.api if described is not None else field)
         return described.from_api(value) if described is not None and described.from_api else value
+
+    def api_body(self, payload):
+        """``payload`` (by field) as PostHog takes it: each Field's ``api`` name."""
+        if not any(f.api != f.name for f in self.FIELDS):
+            return payload
+        return dict((self.field_map[k].api if k in self.field_map else k, v) for k, v in payload.items())
 
     def export(self, obj):
         """hook: the item of organization_state's document that recreates ``obj``: its exported
@@ -425,10 +396,16 @@ class Resource:
         return value
 
     def equal(self, field, wanted, current):
-        """hook: whether PostHog's ``current`` (from :meth:`read`) satisfies the user's ``wanted``
-        (folded when ``field`` is the :attr:`folded` look-up the task finds the object by)."""
+        """hook: whether PostHog's ``current`` (from :meth:`read`) satisfies the user's ``wanted``: as
+        the Field compares (``compare``, ``case``, ``unordered``), folded when ``field`` is the
+        :attr:`folded` look-up the task finds the object by."""
         if field in self.folded and self.lookup()[0] == field:
             return isinstance(current, str) and fold(wanted) == fold(current)
+        described = self.field_map.get(field)
+        if described is not None and described.compare is not None:
+            return described.compare(wanted, current)
+        if described is not None and described.case == "fold":
+            return fold(wanted or "") == fold(current or "")
         return values_match(wanted, current, unordered=field in self.unordered)
 
     def view(self, obj, desired):
@@ -456,19 +433,22 @@ class Resource:
                                     context="looking up %s" % self.identity())
 
     def manageable(self, obj):
-        """hook: whether a listed object is one this resource manages."""
-        return isinstance(obj, dict)
+        """Whether a listed object is one this resource manages: a dict, unless :attr:`foreign` marks it
+        another kind's (event definitions' list also answers actions)."""
+        return isinstance(obj, dict) and not (self.foreign is not None and obj.get(self.foreign[0]) == self.foreign[1])
 
     def complete(self, obj):
-        """hook: the whole object for the match a look-up found in a list, where PostHog's list
-        answers a summary (one GET of ``obj``); default: the match as listed."""
-        return obj
+        """The whole object for the match a look-up found in a list: where PostHog's list answers a
+        summary (:attr:`summary_list`), one GET of ``obj``; else the match as listed."""
+        if not self.summary_list:
+            return obj
+        return self.client.get(self.detail_path(obj["id"]), context="reading %s" % self.identity())
 
     def gone(self, obj):
-        """hook: whether an object PostHog still shows is already on its way out (a proxy record
-        being deleted): the look-up treats it as missing, and keeps it in :attr:`departing` so that
-        :meth:`missing` can say why it cannot be created again yet."""
-        return False
+        """Whether an object PostHog still shows is already on its way out (:attr:`leaving`: a proxy
+        record being deleted): the look-up treats it as missing, and keeps it in :attr:`departing` so
+        that :meth:`missing` can say why it cannot be created again yet."""
+        return self.leaving is not None and obj.get(self.leaving[0]) == self.leaving[1]
 
     @classmethod
     def doomed(cls, task, params, obj):
@@ -476,15 +456,9 @@ class Resource:
         ``params`` (``state=absent``); default: the object named by its id."""
         return cls(task, dict(params, id=obj.get("id")))
 
-    @classmethod
-    def prune_scopes(cls, project_ids):
-        """hook: the params (beside the task's) of each collection organization_state's ``prune``
-        covers for this kind: one by default; a project's (``project_id``) or a family's each."""
-        return [{}]
-
     def listing_key(self):
-        """hook: which collection a list's items share a :class:`Listing` of (default: the
-        collection path, so items of different projects each read their own)."""
+        """Which collection a list's items share a :class:`Listing` of: the collection path, so items
+        of different projects each read their own."""
         return self.collection_path()
 
     @classmethod
@@ -514,32 +488,71 @@ class Resource:
         return dict(changes)
 
     def predict_create(self, payload):
-        """hook: what a create would answer (check mode)."""
+        """hook: what a create will answer, as far as the plan can tell (its id is unknown until then)."""
         return copy.deepcopy(payload)
 
     def predict_update(self, current, changes):
-        """hook: the object after ``changes`` (check mode)."""
+        """hook: the object after ``changes``."""
         after = copy.deepcopy(current)
         after.update(copy.deepcopy(changes))
         return after
 
-    def create(self, payload):
-        """hook: create the object; the server's answer."""
-        return post_or_refind(self.client, self.collection_path(), payload, self._recover_created,
-                              context="creating %s" % self.identity(), expect="object")
+    def create_request(self, payload):
+        """hook: the write that creates the object (:meth:`write`'s arguments)."""
+        return dict(method="POST", path=self.collection_path(), body=payload, answers="object")
+
+    def update_request(self, current, payload):
+        """hook: the write that updates ``current``."""
+        return dict(method="PATCH", path=self.path_of(current), body=payload, answers="object")
+
+    def delete_request(self, current):
+        """hook: the write that deletes ``current`` (a 404 counts as done: a retried DELETE may meet its own work)."""
+        return dict(method="DELETE", path=self.path_of(current))
 
     def after_create(self, obj, payload):
         """hook: check PostHog's answer to a create (raise a Failure, which reports changed); the object."""
         return obj
 
-    def update(self, current, payload):
-        """hook: update the object; the server's answer."""
-        return self.client.patch(self.path_of(current), payload, context="updating %s" % self.identity(),
-                                 expect="object")
+    def absorb(self, action, answer):
+        """hook: the object after ``action`` was answered ``answer``, checked before it is believed: a
+        create or update must answer the object (with an id), a deletion nothing else."""
+        if action.step is not None and hasattr(action.step, "absorb"):
+            self.applied = action.step.absorb(self, action, answer)
+            return self.applied
+        if action.verb == "deleted":
+            if isinstance(answer, dict) and answer.get("id") is not None and self.applied and \
+                    str(answer.get("id")) != str(self.applied.get("id")):
+                raise Failure("%s: PostHog answered %s %s with another object (id %s), so the deletion cannot be "
+                              "confirmed" % (self.identity(), action.method, action.path, answer.get("id")))
+            self.applied = {}
+            return answer
+        if action.answers == "object":
+            obj = self.applied = require_object(answer, action.method, self.planned.resolve(action.path))
+            if action.creates:
+                obj = self.after_create(obj, action.body)
+        elif isinstance(answer, dict) and answer.get("id") is not None:
+            obj = answer
+        else:
+            obj = copy.deepcopy(self.applied or {})
+            obj.update(copy.deepcopy(action.sets or {}))
+        self.applied = obj
+        return obj
 
-    def delete(self, current):
-        """hook: delete the object (a 404 counts as done: a retried DELETE may meet its own work)."""
-        self.client.delete(self.path_of(current), context="deleting %s" % self.identity())
+    def recovery(self, action, path, body):
+        """hook: for a POST whose answer may be lost, what re-reads PostHog: a callable answering the
+        object the POST made (or None: it did not arrive, so it may be sent again); None where nothing
+        can tell (the POST is then not repeated)."""
+        if action.method != "POST":
+            return None
+        if action.step is not None and hasattr(action.step, "recover"):
+            if hasattr(action.step, "can_recover") and not action.step.can_recover(self, action):
+                return None
+            return lambda: action.step.recover(self, action)
+        return self._recover_created if action.creates else None
+
+    def context_of(self, action):
+        """What an action does, as an error message starts (``creating role 'x'``)."""
+        return action.note or "%s %s" % (GERUNDS.get(action.verb, action.verb), self.identity())
 
     def explain(self, error):
         """hook: add what a person can do to a PostHogError from a write; returns it."""
@@ -558,10 +571,11 @@ class Resource:
         option, value = self.lookup()
         if option is None:
             raise Failure("one of %s is required to identify the %s" % (self.lookup_phrase(), self.kind))
-        self.collection_path()  # resolves the parent, which check mode may find missing
-        if getattr(self.task, "missing_parent", None):
+        new_parent = UNKNOWN in self.collection_path()  # a parent the plan creates (also resolves a missing one)
+        if (new_parent or getattr(self.task, "missing_parent", None)) and \
+                (self.listing is None or option == self.id_option):
             self.seen = []
-            return None  # nothing exists in a parent an earlier task would create
+            return None  # nothing exists in a parent an earlier task (or this plan) would create
         if option == self.id_option:
             obj = self.client.get_or_none(self.detail_path(value), context="reading %s" % self.identity())
             if obj is not None and not isinstance(obj, dict):
@@ -583,10 +597,14 @@ class Resource:
             raise Failure("%s is ambiguous: %d %ss match (ids %s); set %s to pick one" % (
                 self.identity(), len(matches), self.kind, ", ".join(str(m.get("id")) for m in matches),
                 self.id_option or "a more precise option"))
-        return self.complete(matches[0]) if matches else None
+        if not matches:
+            return None
+        # a match the plan itself makes (a project PostHog creates with a new organization) is complete as known
+        return matches[0] if unknown(str(matches[0].get("id"))) else self.complete(matches[0])
 
     def _recover_created(self):
-        """After an ambiguous create failure: the object if the POST went through, else None."""
+        """After an ambiguous create failure: the object if the POST went through, else None (the look-up's
+        paths hold the ids the plan has answered by now: see ``Task.known_path``)."""
         option, dummy = self.lookup()
         if option is None or option == self.id_option:
             return None
@@ -599,29 +617,102 @@ class Resource:
         """The subset of ``desired`` that the server does not have yet."""
         return dict((f, v) for f, v in desired.items() if not self.equal(f, v, self.read(current, f)))
 
-    def converge(self):
-        """Bring the object to ``state``; returns a :class:`Result` (raises :class:`Failure`)."""
-        result = Result(self.return_key)
+    def state_key(self):
+        """Which object the plan's decision is about: its collection and look-up (stable between two
+        plans of the same document, whether the object exists or not)."""
+        option, value = self.lookup()
+        return "%s %s=%s" % (self.listing_key(), option, fold(value) if option in self.folded else value)
+
+    def plan(self, plan):
+        """Decide, reading only: this object's writes go into ``plan`` as actions; returns the
+        :class:`Result` as the plan predicts it (raises :class:`Failure`, before any write)."""
+        result = self.result = Result(self.return_key)
+        self.planned = self.task.plan = plan
+        self.actions = []
         try:
             state = self.params.get("state") or "present"
             current = self.found = self.find()
+            self.applied = copy.deepcopy(current)
             self.guard(current)
+            # the state as shown (secrets masked): a saved plan's fingerprints must not let its reader test a
+            # guess of a secret a server answered
+            self.decided_on = plan.depend(self.state_key(), self.shape(current) if current is not None else None)
             if state == "absent":
                 self._absent(result, current)
             else:
                 self._present(result, current)
         except PostHogError as exc:
-            raise self._failure(result, Failure.of(self.explain(exc)))
-        except Failure as failure:
-            raise self._failure(result, failure)
+            raise Failure.of(self.explain(exc))
+        except Postponed as postponed:
+            self.postpone(postponed)
         return result
 
-    def _failure(self, result, failure):
+    def wait_for(self, what, reason):
+        """Part of what the task asks cannot happen yet: pending in the plan (and warned); the rest goes on."""
+        self.planned.wait(None, None, what, reason)
+        self.task.warn("%s: %s (pending: a later run does it)" % (self.identity(), reason))
+
+    def postpone(self, postponed):
+        """What cannot happen yet: pending in the plan (and warned), with none of this object's writes."""
+        for action in self.actions:
+            self.planned.actions.remove(action)
+        self.actions = []
+        self.result.changed = False
+        self.result.actions = ["pending"]
+        self.result.obj = self.shape(self.found) if self.found else {}
+        self.planned.wait(None, None, postponed.what, postponed.reason)
+        self.task.warn("%s: %s (pending: a later run does it)" % (self.identity(), postponed.reason))
+        self.predicted, self.desired_now, self.after_extra = self.found, {}, {}
+
+    def write(self, verb, method, path, body=None, step=None, creates=False, answers=None, sets=None, write=True,
+              keys=(), person=False, label=None, note=None, fallback=None):
+        """Add one write to the plan, as an action of this object; returns it."""
+        action = Action(verb, method, path, body, state=self.decided_on, key=self.state_key(), owner=self,
+                        step=step, secret_paths=self.secret_paths, sets=sets, creates=creates, write=write,
+                        keys=keys, person=person, label=label, note=note, fallback=fallback, answers=answers)
+        self.planned.add(action)
+        self.actions.append(action)
+        if write:
+            self.result.did(verb, False)
+        else:
+            self.result.actions.append(verb)
+        return action
+
+    def converge(self):
+        """Plan, then (a real run) apply exactly the plan; returns the :class:`Result`."""
+        plan = Plan()
+        result = self.plan(plan)
+        if not self.task.check_mode and plan.actions:
+            try:
+                execute(self.client, plan)
+            except Stopped as stopped:
+                raise self._failure(stopped)
+        self.finish()
+        return result
+
+    def finish(self):
+        """The Result as it stands: what the applied actions answered, else what the plan predicts."""
+        result = self.result
+        applied = any(a.done for a in self.actions)
+        if applied:
+            result.written = True
+        if self.params.get("state") == "absent":
+            result.obj = {}
+            return result
+        obj = self.applied if applied else self.predicted
+        result.raw = obj  # as PostHog has (or will have) it, unknowns kept: what a Listing follows
+        after = self.view(obj, self.desired_now)
+        after.update(self.after_extra)
+        result.after = self.planned.known(after)
+        result.obj = self.planned.known(self.shape(obj))
+        return result
+
+    def _failure(self, failure):
         """A failure after a write says so: ``changed`` and the object as it stands."""
-        if result.written:
+        if any(a.done for a in self.actions):
             failure.extra["changed"] = True
-            if self.return_key and self.return_key not in failure.extra and result.obj is not None:
-                failure.extra[self.return_key] = self.shape(result.obj)
+            if self.return_key and self.return_key not in failure.extra and self.applied:
+                failure.extra[self.return_key] = self.shape(self.applied)
         return failure
 
     def _absent(self, result, current):
@@ -629,12 +720,10 @@ class Resource:
         if current is None:
             return
         result.before = self.view(current, self.desired())
-        if not self.task.check_mode:
-            self.delete(current)
-        result.did("deleted", not self.task.check_mode)
+        self.write("deleted", **self.delete_request(current))
 
     def _present(self, result, current):
-        desired = self.desired()
+        desired = self.desired_now = self.desired()
         created = current is None
         if created:
             why = self.missing()
@@ -651,37 +740,31 @@ class Resource:
             result.obj = current
             result.before = self.view(current, desired)
         self._run_steps(result, created)
-        after = self.view(result.obj, desired)
-        after.update(result.after)
-        result.after = after
-        result.obj = self.shape(result.obj)
+        self.predicted = result.obj
+        self.after_extra = dict(result.after)
+        self.finish()
 
     def _create(self, result, desired):
         payload = self.create_payload(desired)
-        if self.task.check_mode:
-            result.obj = self.predict_create(payload)
-            result.did("created", False)
-            return
-        obj = require_object(self.create(payload), "POST", self.collection_path())
-        result.obj = obj
-        result.did("created", True)
-        result.obj = self.after_create(obj, payload)
+        predicted = self.predict_create(payload)
+        action = self.write("created", creates=True, **self.create_request(self.api_body(payload)))
+        if isinstance(predicted, dict):
+            predicted["id"] = self.planned.unknown(action, "id")
+        result.obj = predicted
 
     def _run_steps(self, result, created):
         for step in self.steps:
-            if created and step is UPDATE and not self.update_after_create:
+            if created and isinstance(step, Update) and not self.update_after_create:
                 continue
             plan = step.plan(self, result)
             if not plan:
                 continue
-            if self.task.check_mode:
-                result.obj = step.predict(self, result, plan)
-            else:
-                result.obj = step.apply(self, result, plan)
-            if step.changes:
-                result.did(step.describe(plan), not self.task.check_mode)
-            else:
-                result.actions.append(step.describe(plan))
+            verb = step.describe(plan)
+            for request in step.requests(self, result, plan) or []:
+                request = dict(request)
+                action = self.write(request.pop("verb", verb), step=step, write=step.changes, **request)
+                action.decision = plan
+            result.obj = step.predict(self, result, plan)
 
 
 def _copy(obj):
@@ -718,15 +801,23 @@ class Listing:
         self._serial += 1
         return "new:%d" % self._serial
 
+    def seed(self, key, objects):
+        """Know the collection ``key`` holds ``objects`` without reading it (what a parent the plan creates
+        comes with: a new organization's first project)."""
+        self._store(key, copy.deepcopy(objects))
+
     def _store(self, key, objects):
         self._collections[key] = dict((self._slot(obj), obj) for obj in objects)
         self._indexes = dict((k, v) for k, v in self._indexes.items() if k[0] != key)
 
     def _load(self, resource):
         """The kept objects of ``resource``'s collection (read once); never a copy."""
-        if getattr(getattr(resource, "task", None), "missing_parent", None):
-            return None  # check mode: the parent would be created by an earlier task, so it holds nothing
         key = resource.listing_key()
+        if self._collections.get(key) is not None:
+            return self._collections[key]  # read, or known already (what a parent the plan creates comes with)
+        if getattr(getattr(resource, "task", None), "missing_parent", None) or UNKNOWN in key:
+            self._store(key, [])  # the parent would be created (by an earlier task, or the plan): empty yet
+            return self._collections[key]
         if self._collections.get(key) is None:
             self._store(key, [obj for obj in resource.candidates(None, None) if resource.manageable(obj)])
             self.reads += 1
@@ -792,7 +883,7 @@ class Listing:
         kept = self._collections.get(key)
         if kept is None or not (result.written or (self.predict and result.changed)):
             return
-        obj = result.obj
+        obj = result.raw if result.raw is not None else result.obj
         slot = "id:%s" % before["id"] if before and before.get("id") is not None else None
         old = kept.get(slot) if slot else None
         if old is not None:
@@ -816,20 +907,26 @@ class Listing:
 
 
 class Planner:
-    """A set of objects converged together (the invites of a task, a roster).
+    """A set of objects decided together (the invites of a task, a roster).
 
-    ``plan()`` reads (GETs only) and returns a plan with ``changed``; ``apply(plan, progress)``
-    makes the writes, recording each in ``progress``; ``report(plan)`` gives the return values and
-    ``diff(plan)`` the ``(before, after)`` pair. The flow (check mode, what was applied before a
-    failure) is the engine's.
+    ``decide()`` reads (GETs only) and returns its decisions; ``requests(decisions)`` the writes
+    that carry them out (dicts of an action's ``verb``, ``method``, ``path``, ``body``, ``label``:
+    the person); ``report(decisions)`` gives the return values and ``diff(decisions)`` the
+    ``(before, after)`` pair. The flow (the plan, check mode, what was applied before a failure) is
+    the engine's.
     """
 
     return_key = None
+    progress_kinds = ()             # the verbs a failure's result lists what was done under (empty lists too)
 
     def __init__(self, task, params):
         self.task = task
         self.client = task.client
         self.params = params
+        self.actions = []
+        self.planned = None
+        self.decisions = None
+        self.result = None
 
     @staticmethod
     def validate_task(params):
@@ -843,100 +940,126 @@ class Planner:
     def problems(self):
         return list(self.validate())
 
-    progress_kinds = ()             # what apply() records, returned (as lists) when a write fails
-
-    def plan(self):
-        """hook: read and decide; returns the plan."""
+    def decide(self):
+        """hook: read and decide; returns the decisions."""
         raise NotImplementedError
 
-    def changed(self, plan):
-        """hook: whether the plan writes anything."""
+    def requests(self, decisions):
+        """hook: the writes that carry ``decisions`` out, in order."""
         raise NotImplementedError
 
-    def apply(self, plan, progress):
+    def absorb(self, action, answer):
+        """hook: check the answer to ``action`` (raise a Failure when it is not what was asked for);
+        what later actions may read of it."""
+        return answer
+
+    def recovery(self, action, path, body):
+        """hook: for a POST whose answer may be lost, a callable re-reading PostHog (see
+        :meth:`Resource.recovery`), or None."""
+        return None
+
+    def context_of(self, action):
+        return action.note or "%s %s" % (GERUNDS.get(action.verb, action.verb), action.label)
+
+    def report(self, decisions):
         raise NotImplementedError
 
-    def report(self, plan):
-        raise NotImplementedError
-
-    def diff(self, plan):
+    def diff(self, decisions):
         return {}, {}
 
     def explain(self, error):
         """hook: add what a person can do to a PostHogError from a write; returns it."""
         return error
 
+    def plan(self, plan):
+        """Decide (reads only) and put the writes into ``plan``; returns the Result as planned."""
+        self.planned = self.task.plan = plan
+        self.actions = []
+        try:
+            self.decisions = self.decide()
+        except PostHogError as exc:
+            raise Failure.of(self.explain(exc))
+        result = self.result = Result(None)
+        for request in self.requests(self.decisions):
+            request = dict(request)
+            action = Action(request.pop("verb"), request.pop("method"), request.pop("path"), request.pop("body", None),
+                            owner=self, **request)
+            plan.add(action)
+            self.actions.append(action)
+            result.did(action.verb, False)
+        self.finish()
+        return result
+
+    def finish(self):
+        self.result.extra = self.report(self.decisions)
+        self.result.before, self.result.after = self.diff(self.decisions)
+        return self.result
+
     def converge(self):
-        plan = self.plan()
-        result = Result(None)
-        result.changed = bool(self.changed(plan))
+        plan = Plan()
+        result = self.plan(plan)
         if result.changed and not self.task.check_mode:
-            progress = Progress(self.progress_kinds)
             try:
-                self.apply(plan, progress)
-            except (PostHogError, Failure) as exc:
-                failure = Failure.of(self.explain(exc)) if isinstance(exc, PostHogError) else exc
-                done = progress.summary()
+                execute(self.client, plan)
+            except Stopped as stopped:
+                done = summary(stopped.done)
                 if done:
-                    failure.msg = "%s%s Applied before this failure: %s." % (
-                        failure.msg.rstrip(), "" if failure.msg.rstrip().endswith(".") else ".", done)
-                failure.extra.update(progress.done)
-                failure.extra["changed"] = progress.wrote
-                raise failure
-        result.extra = self.report(plan)
-        result.before, result.after = self.diff(plan)
+                    stopped.msg = "%s%s Applied before this failure: %s." % (
+                        stopped.msg.rstrip(), "" if stopped.msg.rstrip().endswith(".") else ".", done)
+                for kind in self.progress_kinds:
+                    stopped.extra.setdefault(kind, [])
+                for action in stopped.done:  # what was done, by verb: invited, removed...
+                    stopped.extra.setdefault(action.verb, []).extend(action.items or [action.label])
+                stopped.extra["changed"] = bool(stopped.done)
+                raise stopped
+            self.finish()
         return result
 
 
-class Progress:
-    """What a planner has written so far, by kind (``invited``, ``removed``...), to say so if a
-    later write fails."""
-
-    def __init__(self, kinds=()):
-        self.done = dict((kind, []) for kind in kinds)
-        self.wrote = False
-
-    def record(self, kind, *items):
-        self.done.setdefault(kind, []).extend(items)
-        if items:
-            self.wrote = True
-
-    def summary(self):
-        parts = []
-        for kind, items in self.done.items():
-            if items:
-                parts.append("%s %s" % (kind, ", ".join(i["email"] if isinstance(i, dict) else str(i) for i in items)))
-        return "; ".join(parts)
+def summary(actions):
+    """What ``actions`` did, by verb: ``invited a@x, b@y; removed c@z``."""
+    verbs = []
+    for action in actions:
+        if action.verb not in [v for v, dummy in verbs]:
+            verbs.append((action.verb, []))
+        labels = dict(verbs)[action.verb]
+        if action.label not in labels:
+            labels.append(action.label)
+    return "; ".join("%s %s" % (verb, ", ".join(labels)) for verb, labels in verbs)
 
 
 def converge_many(list_option, resources, labels):
-    """Converge each resource of a list in order, over one :class:`Listing`; returns a Result
-    whose ``obj`` is the list of objects and whose diff is a list, one entry per changed item.
+    """Plan each resource of a list in order, over one :class:`Listing` (following what each item
+    would do), then (a real run) apply the whole plan; returns a Result whose ``obj`` is the list of
+    objects and whose diff is a list, one entry per changed item.
 
     ``labels`` name the items (``batch_exports[1] (batch export 'x')``). When one fails, the task
     fails naming it, with what the items before it changed and their objects.
     """
+    plan = Plan()
     combined = Result(None)
-    objects = []
-    diffs = []
-    for resource, label in zip(resources, labels):
+    check_mode = resources[0].task.check_mode if resources else True
+    planned = []
+    for index, (resource, label) in enumerate(zip(resources, labels)):
         try:
-            result = resource.converge()
+            result = resource.plan(plan)
         except Failure as failure:
-            extra = dict(failure.extra)
-            extra.pop(resource.return_key, None)
-            detail = ""
-            if objects:
-                detail = "%s %d item(s) were converged (%s)" % (
-                    " Before it," if failure.msg.endswith(".") else "; before it,", len(objects),
-                    "changed" if combined.changed else "nothing changed")
-            extra["changed"] = combined.changed or bool(extra.get("changed"))
-            extra[list_option] = objects
-            if diffs:
-                extra["diff"] = diffs
-            raise Failure("%s: %s%s" % (label, failure.msg or "failed", detail), **extra)
+            raise _item_failure(failure, label, resource, [], planned)
         if resource.listing is not None:
             resource.listing.follow(resource.found, result, resource.listing_key())
+        planned.append((resource, label))
+    if not check_mode and plan.actions:
+        try:
+            execute(resources[0].client, plan)
+        except Stopped as stopped:
+            owner = stopped.action.owner
+            failed = [i for i, (r, dummy) in enumerate(planned) if r is owner][0]
+            for resource, dummy in planned[:failed]:
+                resource.finish()
+            raise _item_failure(owner._failure(stopped), labels[failed], owner, planned[:failed], planned)
+    objects, diffs = [], []
+    for resource, label in planned:
+        result = resource.finish()
         combined.changed = combined.changed or result.changed
         objects.append(result.obj)
         if result.changed and (result.before or result.after):
@@ -944,3 +1067,22 @@ def converge_many(list_option, resources, labels):
     combined.extra[list_option] = objects
     combined.diffs = diffs
     return combined
+
+
+def _item_failure(failure, label, resource, before, planned):
+    """The list's failure at the item ``label``: what the items ``before`` it did (applied)."""
+    extra = dict(failure.extra)
+    extra.pop(resource.return_key, None)
+    changed = any(r.result.written for r, dummy in before)
+    detail = ""
+    if before:
+        detail = "%s %d item(s) were converged (%s)" % (
+            " Before it," if failure.msg.endswith(".") else "; before it,", len(before),
+            "changed" if changed else "nothing changed")
+    extra["changed"] = changed or bool(extra.get("changed"))
+    extra[resource.list_option or "items"] = [r.result.obj for r, dummy in before]
+    diffs = [dict(before=r.result.before, after=r.result.after, before_header=lbl, after_header=lbl)
+             for r, lbl in before if r.result.changed and (r.result.before or r.result.after)]
+    if diffs:
+        extra["diff"] = diffs
+    return Failure("%s: %s%s" % (label, failure.msg or "failed", detail), **extra)

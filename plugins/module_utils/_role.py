@@ -26,68 +26,67 @@ __metaclass__ = type
 import copy
 
 from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
-from ansible_collections.posthog.admin.plugins.module_utils._people import (
-    index_invites,
-    index_members,
-    list_invites,
-    list_members,
-    normalize_email,
-    pending_invites,
+from ansible_collections.posthog.admin.plugins.module_utils._people import normalize_email, standing
+from ansible_collections.posthog.admin.plugins.module_utils._resource import (
+    UPDATE,
+    Failure,
+    Field,
+    Resource,
+    Step,
+    name_problem,
+    options_of,
 )
-from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step, name_problem
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import (
-    add_holder,
+    ROLES,
+    add_request,
+    check_membership,
     explain,
     holder_emails,
     list_roles,
-    remove_holder,
+    member_emails,
+    recover_membership,
+    remove_request,
     role_key,
     roles_by_key,
     with_member_emails,
 )
+from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 NAME_MAX_LENGTH = 200
 ITEM_OPTIONS = ("state", "name", "id", "members", "purge")
 
+#: A role's fields: its name (found regardless of case; given with an id, a rename) and who holds it
+#: (their email addresses; PostHog answers role memberships), which the Members step converges.
+FIELDS = (
+    Field("name"),
+    Field("members", "list", elements="str", from_api=member_emails, sent=False),
+)
+
 ARGUMENT_SPEC = dict(
     state=dict(type="str", default="present", choices=["present", "absent"]),
     id=dict(type="str"),
-    name=dict(type="str"),
-    members=dict(type="list", elements="str"),
-    purge=dict(type="bool", default=False),
 )
+ARGUMENT_SPEC.update(options_of(FIELDS))
+ARGUMENT_SPEC.update(purge=dict(type="bool", default=False))
 
 INFO_ARGUMENT_SPEC = dict(id=dict(type="str"), name=dict(type="str"))
 
 
 # ------------------------------------------------------------------------------------ people
-def resolve_people(task, emails, purpose):
-    """``{email key: member}`` for the ``emails`` who are members; invited people are warned about
-    and left out (they get roles once they join); anyone else fails before any write.
-
-    One list of members (and one of invites when someone is not a member), kept in ``task.cache``
-    for the other items of the task.
-    """
-    if not emails or task.missing_parent:
-        return {}
-    if "members" not in task.cache:
-        task.cache["members"] = index_members(list_members(task))
-    members = task.cache["members"]
-    strangers = [e for e in emails if e.lower() not in members]
-    if strangers:
-        if "invites" not in task.cache:
-            task.cache["invites"] = index_invites(list_invites(task))
-        invited = [e for e in strangers if pending_invites(task.cache["invites"].get(e.lower()))]
-        unknown = [e for e in strangers if e not in invited]
-        if unknown:
-            verb = "is" if len(unknown) == 1 else "are"
-            raise Failure("%s: %s %s not a member of the organization and not invited to it; only members can hold a "
-                          "role. Invite them first (posthog.admin.invite or posthog.admin.roster), and run this "
-                          "again once they have joined." % (purpose, ", ".join(unknown), verb))
-        task.warn("%s: %s %s invited but not a member yet, and only members can hold a role; run this again "
-                  "once they have joined (the organization's default role, if it has one, is given on joining)"
-                  % (purpose, ", ".join(invited), "is" if len(invited) == 1 else "are"))
-    return dict((e.lower(), members[e.lower()]) for e in emails if e.lower() in members)
+def resolve_people(resource, emails):
+    """``{email key: member}`` for the ``emails`` who are members; invited people are pending (they
+    get the role once they join); anyone else fails before any write."""
+    members, invited, unknown = standing(resource.task, emails)
+    if unknown:
+        verb = "is" if len(unknown) == 1 else "are"
+        raise Failure("%s: %s %s not a member of the organization and not invited to it; only members can hold a "
+                      "role. Invite them first (posthog.admin.invite or posthog.admin.roster), and run this "
+                      "again once they have joined." % (resource.identity(), ", ".join(unknown), verb))
+    if invited:
+        resource.wait_for("members %s" % ", ".join(invited), "%s %s invited but not a member yet, and only members can "
+                          "hold a role; run this again once they have joined (the organization's default role, if it "
+                          "has one, is given on joining)" % (", ".join(invited), "is" if len(invited) == 1 else "are"))
+    return members
 
 
 # ------------------------------------------------------------------------------------ the role
@@ -98,11 +97,13 @@ class Members(Step):
     action = "members changed"
 
     def plan(self, resource, result):
+        """Before any write: the listed people must be members (those only invited are pending)."""
         wanted = resource.wanted_members()
         if wanted is None:
             return None
         holders = holder_emails(result.obj)
-        add = [(email, resource.people[email]) for email in wanted if email in resource.people and email not in holders]
+        people = resolve_people(resource, [e for e in resource.params["members"] if e.lower() not in holders])
+        add = [(email, people[email]) for email in wanted if email in people and email not in holders]
         remove = [m for email, m in sorted(holders.items()) if email not in wanted] if resource.params["purge"] else []
         return dict(add=add, remove=remove) if add or remove else None
 
@@ -119,19 +120,21 @@ class Members(Step):
         obj["members"] = members
         return obj
 
-    def apply(self, resource, result, plan):
-        obj = copy.deepcopy(result.obj)
-        members = list(obj.get("members") or [])
-        for membership in plan["remove"]:
-            remove_holder(resource.task, obj, membership)
-            members = [m for m in members if m.get("id") != membership.get("id")]
-            obj["members"] = members
-            result.obj = obj
-        for dummy, member in plan["add"]:
-            members.append(add_holder(resource.task, obj, member))
-            obj["members"] = members
-            result.obj = obj
+    def requests(self, resource, result, plan):
+        role = result.obj
+        return ([remove_request(resource.task, role, membership) for membership in plan["remove"]] +
+                [add_request(resource.task, role, member) for dummy, member in plan["add"]])
+
+    def absorb(self, resource, action, answer):
+        obj = copy.deepcopy(resource.applied)
+        if action.method == "DELETE":
+            obj["members"] = [m for m in obj.get("members") or [] if not action.path.endswith("/%s/" % m.get("id"))]
+        else:
+            obj["members"] = list(obj.get("members") or []) + [check_membership(action, answer)]
         return obj
+
+    def recover(self, resource, action):
+        return recover_membership(resource.client, resource.planned.resolve(action.path), action.body["user_uuid"])
 
 
 MEMBERS = Members()
@@ -142,20 +145,14 @@ class Role(Resource):
 
     kind = "role"
     return_key = "role"
+    SCOPE = ROLES
     list_option = "roles"
     item_options = ITEM_OPTIONS
     lookups = ("id", "name")
     named_by = "name or id"
-    fields = ()
+    FIELDS = FIELDS
     folded = ("name",)  # role names are the same role regardless of case
     steps = (UPDATE, MEMBERS)
-
-    def __init__(self, task, params, listing=None):
-        super(Role, self).__init__(task, params, listing)
-        self.people = {}  # {email key: member} of the listed members who are members
-
-    def collection_path(self):
-        return self.task.org_path("roles")
 
     def validate(self):
         params = self.params
@@ -182,33 +179,17 @@ class Role(Resource):
         return None if members is None else [e.lower() for e in members]
 
     # ------------------------------------------------------------- comparing
-    def desired(self):
-        if self.params.get("id") and self.params.get("name") is not None:
-            return dict(name=self.params["name"])
-        return {}
-
     def view(self, obj, desired):
+        """The managed fields, and who holds the role when the task lists them (a step's field)."""
         view = super(Role, self).view(obj, desired)
         if obj is not None and self.params.get("members") is not None:
-            view["members"] = sorted(holder_emails(obj))
+            view["members"] = self.read(obj, "members")
         return view
 
     def shape(self, obj):
         return with_member_emails(obj)
 
-    # --------------------------------------------------------------- checking
-    def guard(self, current):
-        """Before any write: the listed people must be members (or invited: then warned about)."""
-        if self.params.get("state") == "absent" or self.params.get("members") is None:
-            return
-        holders = holder_emails(current)
-        missing = [e for e in self.params["members"] if e.lower() not in holders]
-        self.people = resolve_people(self.task, missing, self.identity())
-
     # --------------------------------------------------------------- writing
-    def create_payload(self, desired):
-        return dict(name=self.params["name"])
-
     def predict_create(self, payload):
         return dict(id=None, name=payload["name"], members=[], is_default=False, created_by=None, created_at=None)
 
@@ -219,7 +200,7 @@ class Role(Resource):
 def read_roles(task, params):
     """role_info: the organization's roles (or one by id, or by name regardless of case), each with
     ``member_emails``."""
-    roles = list_or_get(task, task.org_path("roles"), params.get("id"), what="role")
+    roles = list_or_get(task, Role.SCOPE.path(task, params), params.get("id"), what="role")
     if params.get("name") is not None:
         roles = [r for r in roles if role_key(r.get("name")) == role_key(params["name"])]
     return dict(roles=[with_member_emails(r) for r in roles])
@@ -257,14 +238,16 @@ def export_items(ctx):
     """organization_state_info: the roles, each with its holders and ``purge: true`` (the holders listed
     are its holders: one given by hand is drift, taken away on apply); sets the document's
     ``default_role``. None when PostHog refuses the list."""
-    roles = ctx.listed("roles", "roles")
+    roles = ctx.quietly("roles", lambda: ctx.client.list_all(Role.SCOPE.path(ctx.task, {}), context="listing roles"))
     if roles is None:
         return None
     roles = [r for r in roles if isinstance(r, dict)]
     defaults = [r.get("name") for r in roles if r.get("id") == ctx.org.get("default_role_id")]
     if defaults:
         ctx.document["default_role"] = defaults[0]
-    return [dict(name=r.get("name"), members=sorted(holder_emails(r)), purge=True) for r in roles]
+    reader = Role.reader()
+    # members even when none hold it: with purge, an empty list takes the role from anyone given it by hand
+    return [dict(reader.export(r), members=reader.read(r, "members"), purge=True) for r in roles]
 
 
 def scim_keeps_roles(task):
@@ -285,3 +268,17 @@ def scim_keeps_roles(task):
             return ("SCIM manages this organization's roles (%s %r has SCIM on), so prune keeps the roles the document "
                     "does not list" % (what, scim[0].get("name") or scim[0].get("domain")))
     return None
+
+
+# ---------------------------------------------------------------------------------- the document
+def _role_keys(obj, label):
+    return [role_key(obj.get("name"))] if obj and obj.get("name") else []
+
+
+SECTION = Section(
+    "roles", Role, options_from(ARGUMENT_SPEC, ITEM_OPTIONS), "role", required_one_of=[("name", "id")],
+    on_prune=lambda params, options: dict(params, purge=True), keys=_role_keys, refers=(("members", "roster"),),
+    prune_guard=scim_keeps_roles, export=export_items,
+    comment="Roles and who holds them (posthog.admin.role). purge: true makes the members listed the role's "
+            "only holders: a role given by hand is drift, and applying the document takes it away.",
+    document_keys=(("default_role", "The role new members get when they join (set once the roles exist)."),))

@@ -19,7 +19,11 @@ __metaclass__ = type
 
 import copy
 
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, post_or_refind
+from ansible_collections.posthog.admin.plugins.module_utils._base import Failure
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Scope
+
+#: Where an organization's roles live: the role kind's scope, and the path every read of roles here takes.
+ROLES = Scope("organization", "roles")
 
 MSG_ADMIN = "Only admins and owners create, change and delete roles and their members; use an admin's API key."
 
@@ -30,10 +34,21 @@ def role_key(name):
     return (name or "").strip().lower()
 
 
+def roles_path(task, organization_path=None):
+    """The roles of the task's organization (or of ``organization_path``, ``/api/organizations/<id>/``)."""
+    return "%s%s/" % (organization_path, ROLES.part) if organization_path else ROLES.path(task, {})
+
+
 def holder_emails(role):
     """The email addresses of the people holding ``role`` (as PostHog lists its members), lower-cased."""
     return dict((((m.get("user") or {}).get("email") or "").lower(), m) for m in (role or {}).get("members") or []
                 if (m.get("user") or {}).get("email"))
+
+
+def member_emails(memberships):
+    """Who holds a role, from its ``members`` (role memberships as PostHog answers them): their email
+    addresses, lower-cased and sorted."""
+    return sorted(holder_emails(dict(members=memberships)))
 
 
 def with_member_emails(role):
@@ -47,42 +62,52 @@ def with_member_emails(role):
 
 def list_roles(task, organization_path=None):
     """The roles of the task's organization (or of ``organization_path``, ``/api/organizations/<id>/``)."""
-    if task.missing_parent:
-        return []
-    path = organization_path + "roles/" if organization_path else task.org_path("roles")
+    path = roles_path(task, organization_path)
     known = task.known(path)  # organization_state: the roles as its roles section left them
     if known is not None:
         return known
-    return task.client.list_all(path, context="listing roles")
+    if task.missing_parent:
+        return []
+    if ("roles", path) not in task.cache:  # read once per task
+        task.cache[("roles", path)] = task.client.list_all(path, context="listing roles")
+    return task.cache[("roles", path)]
 
 
 def roles_by_key(roles):
     return dict((role_key(r.get("name")), r) for r in roles)
 
 
-def add_holder(task, role, member, organization_path=None):
-    """Give ``role`` to ``member`` (one POST); returns PostHog's role membership. When the answer is
-    lost, the role's memberships are read again: the POST is repeated only if it did not arrive."""
-    path = "%sroles/%s/role_memberships/" % (organization_path or task.org_path(), role["id"])
+def memberships_path(task, role, organization_path=None):
+    return "%s%s/role_memberships/" % (roles_path(task, organization_path), role["id"])
+
+
+def add_request(task, role, member, organization_path=None):
+    """The write that gives ``role`` to ``member`` (one POST of the member's user UUID)."""
     user = member["user"]
-
-    def recover():
-        for membership in task.client.list_all(path, context="looking for the role membership of %s"
-                                               % user.get("email")):
-            if str((membership.get("user") or {}).get("uuid")) == str(user["uuid"]):
-                return membership
-        return None
-
-    return post_or_refind(task.client, path, {"user_uuid": user["uuid"]}, recover, expect="object",
-                          context="giving the role %r to %s" % (role.get("name"), user.get("email")))
+    return dict(method="POST", path=memberships_path(task, role, organization_path), body={"user_uuid": user["uuid"]},
+                note="giving the role %r to %s" % (role.get("name"), user.get("email")))
 
 
-def remove_holder(task, role, membership, organization_path=None):
-    """Take ``role`` from the holder of ``membership`` (one DELETE)."""
-    base = organization_path or task.org_path()
+def remove_request(task, role, membership, organization_path=None):
+    """The write that takes ``role`` from the holder of ``membership`` (one DELETE)."""
     email = (membership.get("user") or {}).get("email")
-    task.client.delete("%sroles/%s/role_memberships/%s/" % (base, role["id"], membership["id"]),
-                       context="taking the role %r from %s" % (role.get("name"), email))
+    return dict(method="DELETE", path="%s%s/" % (memberships_path(task, role, organization_path), membership["id"]),
+                note="taking the role %r from %s" % (role.get("name"), email))
+
+
+def recover_membership(client, path, user_uuid):
+    """After a lost answer to a membership POST: the membership if it arrived, else None (sent again)."""
+    for membership in client.list_all(path, context="looking for the role membership of %s" % user_uuid):
+        if str((membership.get("user") or {}).get("uuid")) == str(user_uuid):
+            return membership
+    return None
+
+
+def check_membership(action, answer):
+    """PostHog's answer to a membership POST: a membership (an object with an id), else a Failure."""
+    if not isinstance(answer, dict) or answer.get("id") is None:
+        raise Failure("%s: PostHog answered POST %s without the role membership it made" % (action.note, action.path))
+    return answer
 
 
 def explain(error):

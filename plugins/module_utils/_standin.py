@@ -229,13 +229,75 @@ def _in_which_item(found, items):
     return None
 
 
+# ------------------------------------------------------------------------------ secrets given
+def given_secrets(argument_spec, params):
+    """Every value given to a ``no_log`` option of ``argument_spec`` in ``params``, at any depth of its
+    suboptions, whatever shape it was given in: a list given as a dict (or a dict as a list), an option
+    of the wrong type, arguments Ansible refuses. Collected before validation, so that a refusal (which
+    prints the arguments as ``invocation``) masks them too; Ansible's own validator collects only what
+    validates far enough."""
+    found = set()
+    pending = [(argument_spec, params)]
+    while pending:
+        spec, value = pending.pop()
+        for item in value if isinstance(value, list) else [value]:
+            if not isinstance(item, dict) or not isinstance(spec, dict):
+                continue
+            for name, option in spec.items():
+                if not isinstance(option, dict):
+                    continue
+                for key in [name] + list(option.get("aliases") or []):
+                    if key not in item:
+                        continue
+                    if option.get("no_log"):
+                        found.update(secret_leaves(item[key]))
+                    if option.get("options"):
+                        pending.append((option["options"], item[key]))
+    return found
+
+
+def secret_leaves(value):
+    """The texts a no_log value masks: itself, or every string and number inside it (booleans and None
+    are never secrets, as Ansible has it)."""
+    leaves, pending = set(), [value]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, (list, tuple, set)):
+            pending.extend(value)
+        elif isinstance(value, bool) or value is None:
+            continue
+        elif isinstance(value, (str, bytes, int, float)):
+            text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+            if text:
+                leaves.add(text)
+    return leaves
+
+
+def secrets_given(argument_spec, params, secrets_of=None):
+    """:func:`given_secrets`, and what the module's own ``secrets_of(params)`` finds (organization_state: the
+    secrets of its document, whose sections' options are not suboptions of ``definition``)."""
+    found = given_secrets(argument_spec, params)
+    if secrets_of is not None:
+        found.update(secrets_of(params))
+    return found
+
+
 class ExplainingAnsibleModule(AnsibleModule):
     """AnsibleModule whose argument errors name the option and the list item at fault
     (:func:`explain_argument_error`); the module process's side of the contract."""
 
+    def __init__(self, *args, **kwargs):
+        self._posthog_secrets_of = kwargs.pop("secrets_of", None)
+        super(ExplainingAnsibleModule, self).__init__(*args, **kwargs)
+
     def _load_params(self):
         super(ExplainingAnsibleModule, self)._load_params()
         self._posthog_given = copy.deepcopy(self.params)  # validation replaces values it cannot convert
+        # before validation: arguments it refuses are printed as ``invocation``, secrets masked
+        self.no_log_values.update(secrets_given(getattr(self, "argument_spec", {}), self.params,
+                                                getattr(self, "_posthog_secrets_of", None)))
 
     def fail_json(self, msg=None, **kwargs):
         if not getattr(self, "_posthog_ready", False):
@@ -305,7 +367,8 @@ class ControllerModule:
     ``deprecations``, every no_log value removed).
     """
 
-    def __init__(self, name, argument_spec, args, check_mode, diff, inject_invocation=True, **validation):
+    def __init__(self, name, argument_spec, args, check_mode, diff, inject_invocation=True, secrets_of=None,
+                 **validation):
         self._name = name
         self.argument_spec = argument_spec
         self.check_mode = check_mode
@@ -317,6 +380,8 @@ class ControllerModule:
         validated = ArgumentSpecValidator(argument_spec, **validation).validate(args)
         self.params = validated.validated_parameters
         self.no_log_values = set(validated._no_log_values)  # pylint: disable=protected-access
+        # what AnsibleModule (ExplainingAnsibleModule) masks before validation: the secrets of arguments it refuses
+        self.no_log_values.update(secrets_given(argument_spec, given, secrets_of))
         for warning in validated._warnings:  # pylint: disable=protected-access
             self.warn("Both option %s and its alias %s are set." % (warning["option"], warning["alias"]))
         for deprecation in validated._deprecations:  # pylint: disable=protected-access

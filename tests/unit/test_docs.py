@@ -93,8 +93,8 @@ def scopes_of(name):
 
 def section_modules():
     """The module behind each section of organization_state's document, as its comment names it."""
-    with open(os.path.join(ROOT, "plugins", "module_utils", "_state.py")) as handle:
-        text = handle.read()
+    from ansible_collections.posthog.admin.plugins.module_utils import _catalog
+    text = " ".join(_catalog.section(key).comment for key, dummy, many, outputs in _catalog.CATALOG)
     return sorted(set(re.findall(r"\(posthog\.admin\.(\w+)\)", text)) | {"organization"})
 
 

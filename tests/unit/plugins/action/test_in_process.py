@@ -90,7 +90,10 @@ def test_the_worker_returns_what_the_module_returns_with_no_log_values_removed(s
     result = state(server, check=True, definition=dict(name="Acme", batch_exports=[export]))
     assert not result.get("failed"), result
     assert result["changed"] is True
-    assert result["plan"] == [dict(section="batch_exports", action="created", item="batch_exports[0] (batch export 'Out')")]
+    assert [dict((k, a[k]) for k in ("section", "action", "item", "method", "path")) for a in result["plan"]] == [
+        dict(section="batch_exports", action="created", item="batch_exports[0] (batch export 'Out')", method="POST",
+             path="/api/projects/7/batch_exports/")]
+    assert result["plan"][0]["body"]["destination"]["config"]["token"] == "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
     assert result["invocation"]["module_args"]["api_key"] == "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
     assert KEY not in str(result) and secret not in str(result)
     assert [r["method"] for r in server.requests] == ["GET", "GET"]

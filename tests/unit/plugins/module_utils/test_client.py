@@ -17,7 +17,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._client import (
     PostHogError,
     backoff_delay,
 )
-from ansible_collections.posthog.admin.plugins.module_utils._resource import post_or_refind
+from ansible_collections.posthog.admin.plugins.module_utils._apply import post_or_refind
 
 KEY = "phx_unit_test_key_0123456789abcdefghijklmnopqrstuv"
 

@@ -89,8 +89,17 @@ class Watch(Step):
     def plan(self, resource, result):
         return True
 
-    def apply(self, resource, result, plan):
+    def predict(self, resource, result, plan):
         return dict(result.obj, seen=True)
+
+    def requests(self, resource, result, plan):
+        return [dict(method="GET", path=resource.path_of(result.obj))]
+
+    def perform(self, resource, action, send):
+        return dict(resource.applied, seen=True)
+
+    def absorb(self, resource, action, answer):
+        return answer
 
 
 class Watched(Thing):
@@ -98,6 +107,8 @@ class Watched(Thing):
 
 
 def test_a_watching_step_is_recorded_but_changes_nothing():
-    result = Watched(Task(Client(detail={"id": 1, "name": "a"})), dict(id="1")).converge()
+    client = Client(detail={"id": 1, "name": "a"})
+    result = Watched(Task(client), dict(id="1")).converge()
     assert result.changed is False and result.written is False
     assert result.actions == ["watched"] and result.obj["seen"] is True
+    assert client.calls == ["get /things/1/"]  # the look-up; the watch performs itself

@@ -12,7 +12,7 @@ import os
 
 import yaml
 
-from ansible_collections.posthog.admin.plugins.module_utils import _state
+from ansible_collections.posthog.admin.plugins.module_utils import _catalog, _state
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
 
@@ -25,13 +25,14 @@ def role_spec():
 
 def test_the_role_takes_every_part_and_only_those():
     document = role_spec()["organization_as_code_organization"]["options"]
-    assert sorted(document) == sorted(_state.ORGANIZATION_VALIDATOR.argument_spec)
+    assert sorted(document) == sorted(_state.root_validator(_catalog.root()).argument_spec)
 
 
 def test_each_item_takes_the_options_of_its_module_with_the_same_types_and_choices():
     document = role_spec()["organization_as_code_organization"]["options"]
     problems = []
-    for section in _state.SECTIONS:
+    for key, dummy in _state.sections():
+        section = _catalog.section(key)
         role = document[section.key].get("options") or {}
         if sorted(role) != sorted(section.options):
             problems.append("%s: role has %s, module %s" % (
@@ -62,4 +63,4 @@ def test_the_prune_switches_are_the_modules():
 
 def test_the_role_takes_every_setting_of_the_module():
     settings = role_spec()["organization_as_code_organization"]["options"]["settings"]["options"]
-    assert sorted(settings) == sorted(_state.SETTINGS_VALIDATOR.argument_spec)
+    assert sorted(settings) == sorted(_catalog.root().settings)

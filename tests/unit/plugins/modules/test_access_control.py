@@ -29,13 +29,7 @@ MID = "0190a3f4-0000-7000-8000-000000000001"
 ANN = {"id": MID, "level": 1, "user": {"email": "ann@acme.example", "uuid": "0190a3f4-0000-7000-9000-000000000001"}}
 
 
-@pytest.fixture(autouse=True)
-def _module_side(monkeypatch):
-    try:
-        from ansible.module_utils import _internal
-    except ImportError:  # ansible-core 2.18 and older
-        return
-    monkeypatch.setattr(_internal, "is_controller", False, raising=False)
+pytestmark = pytest.mark.usefixtures("module_side")
 
 
 def rule(level, resource="project", role=None, member=None):
@@ -46,6 +40,12 @@ def rule(level, resource="project", role=None, member=None):
 
 def rules(*rows):
     return {"access_controls": list(rows), "available_access_levels": ["none", "member", "admin"]}
+
+
+#: The project's Terraform lock, read once before a change to an existing rule (``assert_rule_is_editable``,
+#: ee/api/rbac/access_control_management.py).
+UNLOCKED = (200, {"lock_terraform_managed_rules": False, "has_terraform_managed_rules": False})
+LOCKED = (200, {"lock_terraform_managed_rules": True, "has_terraform_managed_rules": True})
 
 
 def test_unchanged_default_is_one_read(server, run_module):
@@ -101,11 +101,11 @@ def test_check_mode_fails_a_role_rule_the_plan_refuses_as_the_real_run_does(serv
 
 
 def test_update_and_removal_are_puts_with_null_for_removal(server, run_module):
-    server.script((200, rules(rule("viewer", "dashboard"))), (200, rule("editor", "dashboard")))
+    server.script((200, rules(rule("viewer", "dashboard"))), UNLOCKED, (200, rule("editor", "dashboard")))
     result = run_module(access_control, dict(project_id="7", resource="dashboard", access_level="editor"))
     assert result["changed"] is True and result["diff"]["before"]["access_level"] == "viewer"
     assert run_module.bodies("PUT") == [{"access_level": "editor", "resource": "dashboard"}]
-    server.script((200, rules(rule("editor", "dashboard"))), (204, None))
+    server.script((200, rules(rule("editor", "dashboard"))), UNLOCKED, (204, None))
     result = run_module(access_control, dict(project_id="7", resource="dashboard", state="absent"))
     assert result["changed"] is True and result["access_control"] == {}
     assert run_module.bodies("PUT")[-1] == {"access_level": None, "resource": "dashboard"}
@@ -133,24 +133,29 @@ def test_terraform_lock_and_role_feature_are_explained(server, run_module):
     locked = {"type": "authentication_error", "code": "permission_denied", "attr": None,
               "detail": "Terraform manages this access control rule. Change it in your Terraform configuration, "
                         "or turn off the Terraform lock in project settings."}
-    server.script((200, rules(rule("viewer", "feature_flag"))), (403, locked))
+    server.script((200, rules(rule("viewer", "feature_flag"))), LOCKED)
+    result = run_module(access_control, dict(project_id="7", resource="feature_flag", access_level="editor"))
+    assert result["failed"] and "Terraform lock is on" in result["msg"] and "nothing was changed" in result["msg"]
+    assert [c.split()[0] for c in run_module.calls] == ["GET", "GET"]  # refused in the plan: no PUT
+    server.script((200, rules(rule("viewer", "feature_flag"))), UNLOCKED, (403, locked))
     result = run_module(access_control, dict(project_id="7", resource="feature_flag", access_level="editor"))
     assert result["failed"] and "owned by Terraform" in result["msg"] and result["error"]["status"] == 403
     feature = dict(locked, detail="Role-based access controls require the Role-based access feature.")
-    server.script((200, rules()), TEAM, (200, page({"id": RID, "name": "Data", "members": []})), (403, feature))
+    server.script((200, rules()), TEAM, (200, PLAN), (200, page({"id": RID, "name": "Data", "members": []})),
+                  (403, feature))
     result = run_module(access_control, dict(project_id="7", resource="insight", role="Data", access_level="viewer"))
     assert result["failed"] and "paid feature" in result["msg"]
 
 
 def test_a_list_with_purge_removes_the_rest(server, run_module):
     stray = rule("viewer", "insight")
-    server.script((200, rules(rule("none"))), (200, rules(rule("viewer", "dashboard"), stray)), (204, None))
+    server.script((200, rules(rule("none"))), (200, rules(rule("viewer", "dashboard"), stray)), UNLOCKED, (204, None))
     result = run_module(access_control, dict(project_id="7", purge=True, rules=[
         dict(access_level="none"), dict(resource="dashboard", access_level="viewer")]))
     assert not result["failed"], result["msg"]
     assert result["changed"] is True and result["rules"][-1] == {} and len(result["rules"]) == 3
     assert run_module.bodies("PUT") == [{"access_level": None, "resource": "insight"}]
-    assert len(server.requests) == 3  # the two lists, and the removal
+    assert len(server.requests) == 4  # the two lists, the Terraform lock, and the removal
 
 
 def test_info_names_roles_and_members(server, run_module):

@@ -289,15 +289,12 @@ def test_prune_keeps_roles_while_scim_manages_them(run_live, live):
                for w in result["warnings"]), result["warnings"]
 
 
-def test_a_real_run_fails_before_any_write_where_check_mode_would_only_warn(run_live, live):
+def test_check_mode_and_the_real_run_refuse_alike_before_any_write(run_live, live):
+    """The plan is the whole document: check mode assumes no earlier task, so it gives the real run's
+    verdict (issue 32), and a real run whose plan fails writes nothing (not the settings, not the role)."""
     features(live, "role_based_access")
     doc = dict(name=ORG, settings=dict(enforce_2fa=True), roles=[dict(name="Analysts")], default_role="Nobody")
-    check = run_live(organization_state, dict(definition=doc), check=True)  # an earlier task may create it
-    assert not check["failed"] and any("default_role 'Nobody' does not exist yet" in w for w in check["warnings"])
-    live.forget()
-    real = run_live(organization_state, dict(definition=doc))
-    assert real["failed"] and "default_role 'Nobody' is not a role of the organization" in real["msg"]
-    assert live.requests == []  # the plan failed: not the settings, not the role
+    refused(run_live, live, doc, "default_role 'Nobody' is not a role of the organization")
 
 
 def test_access_control_rules_round_trip_and_prune(run_live, live):

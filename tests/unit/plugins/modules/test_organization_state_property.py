@@ -15,7 +15,7 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")  # in requirements-dev.txt (the main test run), not the compat runs
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
-from ansible_collections.posthog.admin.plugins.module_utils import _state  # noqa: E402
+from ansible_collections.posthog.admin.plugins.module_utils import _catalog, _state  # noqa: E402
 from ansible_collections.posthog.admin.plugins.modules import organization_state, organization_state_info  # noqa: E402
 
 PEOPLE = ["ana@example.com", "bo@example.com", "cy@example.com"]
@@ -143,7 +143,7 @@ def spec_items():
 
 @pytest.mark.parametrize("key,item", spec_items())
 def test_the_fast_path_validates_as_ansible_does(key, item):
-    section = [s for s in _state.SECTIONS if s.key == key][0]
+    section = _catalog.section(key)
     secrets = set()
     fast = _state.plainly_valid(section.options, item, secrets, section.required_one_of)
     result = section.validator.validate(dict(item))
@@ -154,7 +154,7 @@ def test_the_fast_path_validates_as_ansible_does(key, item):
 
 
 def test_the_fast_path_leaves_anything_doubtful_to_ansible():
-    section = [s for s in _state.SECTIONS if s.key == "roles"][0]
+    section = _catalog.section("roles")
     assert _state.plainly_valid(section.options, dict(name="A", colour="blue"), set()) is None
     assert _state.plainly_valid(section.options, dict(name=3), set()) is None
     assert _state.plainly_valid(section.options, dict(name="A", state="gone"), set()) is None

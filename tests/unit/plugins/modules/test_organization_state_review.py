@@ -50,12 +50,13 @@ def test_a_saved_plan_is_applied_exactly_and_only_while_fresh(run_live, live, tm
     saved = json.loads(text)
     assert saved["plan"] == planned["plan"] and saved["host"] == live.url
     assert saved["organization"]["id"] == live.info["organization"]["id"]
-    assert len(saved["document_sha256"]) == 64 and "/api/organizations/%s/roles/?limit=500" % (
-        live.info["organization"]["id"]) in saved["reads"]
+    assert len(saved["document_sha256"]) == 64
+    assert saved["states"]["/api/organizations/%s/roles/ name=analysts" % live.info["organization"]["id"]] == "absent"
+    assert all(a["decided_on"] for a in saved["plan"])
     rendered = plan_markdown(saved)
     assert "**2 to add, 1 to change, 2 to remove.**" in rendered, rendered
-    assert "- `+` created roles[0] (role 'Analysts')" in rendered
-    assert "- `-` deleted domains (domain 'old.example.com', not in the document)" in rendered
+    assert "- `+` created `roles[0] (role 'Analysts')`" in rendered
+    assert "- `-` deleted `domains (domain 'old.example.com', not in the document)`" in rendered
     assert "  + enforce_2fa: true" in rendered and SECRET not in rendered
     live.forget()
     applied = run_live(organization_state, dict(definition=doc, plan_file=plan_file, prune=True))
@@ -66,7 +67,7 @@ def test_a_saved_plan_is_applied_exactly_and_only_while_fresh(run_live, live, tm
         "PATCH %s" % base(live), "POST %sroles/" % base(live), "DELETE %sroles/ID/" % base(live),
         "DELETE %sdomains/ID/" % base(live), "POST /api/projects/1/batch_exports/"])
     again = run_live(organization_state, dict(definition=doc, plan_file=plan_file, prune=True))
-    assert again["failed"] and "is stale" in again["msg"]  # what it read has changed: it was applied
+    assert again["failed"] and "no longer holds" in again["msg"]  # what it decided on has changed: it was applied
 
 
 def test_a_stale_plan_is_refused_naming_what_changed_with_nothing_written(run_live, live, tmp_path):
@@ -74,12 +75,12 @@ def test_a_stale_plan_is_refused_naming_what_changed_with_nothing_written(run_li
     plan_file = str(tmp_path / "acme.plan.json")
     doc = document("Analysts")
     assert not run_live(organization_state, dict(definition=doc, plan_file=plan_file), check=True)["failed"]
-    live.api("POST", base(live) + "roles/", {"name": "Made by hand"})
+    live.api("PATCH", base(live), {"enforce_2fa": True})  # the setting the plan changes, changed by hand
     live.forget()
     result = run_live(organization_state, dict(definition=doc, plan_file=plan_file))
     assert result["failed"] and live.requests == []
-    assert ("is stale, so nothing was changed: what it read has changed on the server since: GET %sroles/?limit=500"
-            % base(live)) in result["msg"]
+    assert ("no longer holds, so nothing was changed: the plan no longer holds for /api/organizations/ "
+            "name=Emulator Org: changed on the server since the plan was made") in result["msg"]
     other = run_live(organization_state, dict(definition=document("Viewers"), plan_file=plan_file))
     assert other["failed"] and "the document differs from the one the plan was made from" in other["msg"]
     saved = json.loads(open(plan_file).read())
@@ -100,7 +101,7 @@ def test_of_two_plans_from_one_state_only_the_first_applies(run_live, live, tmp_
     assert not run_live(organization_state, dict(definition=a, plan_file=first))["failed"]
     live.forget()
     result = run_live(organization_state, dict(definition=b, plan_file=second))
-    assert result["failed"] and "is stale" in result["msg"] and live.requests == []
+    assert result["failed"] and "no longer holds" in result["msg"] and live.requests == []
     names = sorted(r["name"] for r in live.api("GET", base(live) + "roles/")["results"])
     assert names == ["Analysts", "Old"]  # the first plan's work stands
 
@@ -119,7 +120,7 @@ def test_limits_refuse_a_plan_before_any_write(run_live, live):
         (dict(remove_people=False), "people removed, which remove_people: false forbids: removed ana@example.com"),
         (dict(change_sso=False), "changes to SSO (domains, identity provider configurations), which change_sso: "
                                  "false forbids: deleted domains (domain 'old.example.com', not in the document)"),
-        (dict(change_owners=False), "changes to owners, which change_owners: false forbids: removed ana@example.com"),
+        (dict(change_owners=False), "changes to owners, which change_owners: false forbids: lowered ana@example.com; removed ana@example.com"),
     ]
     for limits, message in cases:
         for check in (True, False):

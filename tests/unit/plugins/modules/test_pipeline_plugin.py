@@ -183,11 +183,12 @@ def test_bad_options_fail_before_any_request(run_module, args, words):
 
 # ------------------------------------------------------------------------------------------- lists
 def test_a_list_reads_the_family_once(server, run_module):
-    server.script((200, page(plugin())), (201, SOURCE), (200, plugin(id=8, name="Pinned", url=None)))
+    server.script((200, page(plugin())), (200, plugin(id=8, name="Pinned", url=None)), (201, SOURCE))
     items = [dict(url=PLUGIN_URL + "/"), dict(name="Mine"), dict(id=8)]
     result = run(run_module, plugins=items)
     assert result["changed"] is True and [p["id"] for p in result["plugins"]] == [7, 9, 8]
-    assert run_module.calls == [LIST, "POST " + DESTINATIONS, "GET %s8/" % DESTINATIONS]
+    # the plan reads first (the family once, the plugin named by id), then writes
+    assert run_module.calls == [LIST, "GET %s8/" % DESTINATIONS, "POST " + DESTINATIONS]
     assert [d["before_header"] for d in result["diff"]] == ["plugins[1] (plugin 'Mine')"]
 
 

@@ -19,25 +19,20 @@ WEB = dict(SUMMARY, anonymize_ips=False, app_urls=["https://a.example"], recordi
            test_account_filters=[])
 
 
-@pytest.fixture(autouse=True)
-def _module_side(monkeypatch):
-    """Warnings reach the result as in a module process, even after a test loaded controller code
-    (ansible-core 2.19 and newer send them to the controller's display then)."""
-    try:
-        from ansible.module_utils import _internal
-    except ImportError:  # ansible-core 2.18 and older
-        return
-    monkeypatch.setattr(_internal, "is_controller", False, raising=False)
+pytestmark = pytest.mark.usefixtures("module_side")
 
 
 def test_create_by_name_sends_the_settings_and_warns_about_the_current_project(server, run_module):
     created = dict(WEB, anonymize_ips=True, session_recording_sample_rate="0.25", week_start_day=1)
-    server.script((200, page()), (201, created))
+    # the plan reads the organization's plan features once: a project it has no room for is refused before
+    # any write (PostHog's PremiumMultiProjectPermission)
+    server.script((200, page()), (200, {"id": "o", "available_product_features": []}), (201, created))
     result = run_module(project, dict(name=" Web ", anonymize_ips=True, session_recording_sample_rate=0.25,
                                       week_start_day="monday", app_urls=["https://a.example", ""]))
     assert not result["failed"], result["msg"]
     assert result["changed"] is True and result["project"]["id"] == 7
-    assert run_module.calls == ["GET %s?limit=500" % PROJECTS, "POST %s" % PROJECTS]
+    assert run_module.calls == ["GET %s?limit=500" % PROJECTS, "GET /api/organizations/@current/",
+                                "POST %s" % PROJECTS]
     assert run_module.bodies("POST") == [{"name": "Web", "anonymize_ips": True, "session_recording_sample_rate": 0.25,
                                           "week_start_day": 1, "app_urls": ["https://a.example"]}]
     assert any("current project" in w for w in result["warnings"])

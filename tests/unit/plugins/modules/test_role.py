@@ -18,15 +18,7 @@ INVITES = "/api/organizations/@current/invites/"
 RID = "0190a3f4-0000-7000-8000-0000000000r1".replace("r", "a")
 
 
-@pytest.fixture(autouse=True)
-def _module_side(monkeypatch):
-    """Warnings reach the result as in a module process, even after a test loaded controller code
-    (ansible-core 2.19 and newer send them to the controller's display then)."""
-    try:
-        from ansible.module_utils import _internal
-    except ImportError:  # ansible-core 2.18 and older
-        return
-    monkeypatch.setattr(_internal, "is_controller", False, raising=False)
+pytestmark = pytest.mark.usefixtures("module_side")
 
 
 def person(email, number):
@@ -147,9 +139,12 @@ def test_default_role_is_resolved_to_its_id(server, run_module):
 
 
 def test_default_role_cleared_and_missing(server, run_module):
-    server.script((200, page(dict(ORG, default_role_id=RID))), (200, dict(ORG)))
+    # the diff names the default role it clears (one list of the roles), never its UUID
+    server.script((200, page(dict(ORG, default_role_id=RID))), (200, page(dict(id=RID, name="Viewers", members=[]))),
+                  (200, dict(ORG)))
     result = run_module(organization, dict(name="Acme", default_role=""))
     assert result["changed"] is True and run_module.bodies("PATCH") == [{"default_role_id": None}]
+    assert result["diff"]["before"]["default_role"] == "Viewers" and result["diff"]["after"]["default_role"] is None
     server.script((200, page(ORG)), (200, page()))
     result = run_module(organization, dict(name="Acme", default_role="Viewers"))
     assert result["failed"] and "not a role of the organization" in result["msg"]
