@@ -29,8 +29,8 @@ import copy
 import json
 
 from ansible_collections.posthog.admin.plugins.module_utils._apply import Stopped, execute
-from ansible_collections.posthog.admin.plugins.module_utils._base import (  # noqa: F401 (SECRET_MASK: the kinds import it here)
-    SECRET_MASK,  # pylint: disable=unused-import
+from ansible_collections.posthog.admin.plugins.module_utils._base import (  # noqa: F401 # pylint: disable=unused-import
+    SECRET_MASK,  # re-exported: the kinds import it from here
     UNKNOWN,
     Failure,
     Postponed,
