@@ -16,6 +16,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import heapq
+import os
 import re
 import socket
 import threading
@@ -128,27 +130,26 @@ class Deadline:
     """The total deadline of one request attempt: connect, headers and body.
 
     requests' ``timeout`` bounds each socket read, so a server sending a byte every second never
-    trips it. At the deadline a timer shuts down the attempt's socket (which the connection
-    registers through ``_ATTEMPT`` as it connects and sends), so that a blocked read returns at
-    once; the body is also read in chunks against the clock. One gap remains: a TLS handshake
-    runs before its socket is registered, and is bounded by ``timeout`` per read only.
+    trips it. At the deadline the :class:`Watchdog` shuts down the attempt's socket (which the
+    connection registers through ``_ATTEMPT`` as it connects and sends), so that a blocked read returns
+    at once; the body is also read in chunks against the clock. One gap remains: a TLS handshake runs
+    before its socket is registered, and is bounded by ``timeout`` per read only.
     """
 
     def __init__(self, seconds):
         self.expires = time.monotonic() + seconds
         self.expired = False
+        self.done = False
         self._conn = None
         self._lock = threading.Lock()
-        self._timer = threading.Timer(seconds, self._expire)
-        self._timer.daemon = True
 
     def __enter__(self):
         _ATTEMPT.deadline = self
-        self._timer.start()
+        WATCHDOG.watch(self)
         return self
 
     def __exit__(self, *exc_info):
-        self._timer.cancel()
+        self.done = True  # the watchdog forgets it when it comes due
         _ATTEMPT.deadline = None
         return False
 
@@ -164,12 +165,68 @@ class Deadline:
         if expired:
             _shut(conn)
 
-    def _expire(self):
+    def expire(self):
         with self._lock:
+            if self.done:
+                return
             self.expired = True
             conn = self._conn
         if conn is not None:
             _shut(conn)
+
+
+class Watchdog:
+    """One thread that expires every attempt's :class:`Deadline` when it comes due (a timer thread per
+    request cost a thread's start and its locks on every request: a tenth of an apply's CPU). Started on
+    first use in each process (a forked worker does not inherit the parent's thread)."""
+
+    def __init__(self):
+        self._due = []  # a heap of (expires, sequence, deadline)
+        self._sequence = 0
+        self._wake = threading.Condition(threading.Lock())
+        self._pid = None
+
+    def forked(self):
+        """In a forked child: a fresh lock (the parent's thread may have held it at the fork) and nothing
+        watched; the child's first attempt starts its own thread."""
+        self.__init__()
+
+    def watch(self, deadline):
+        with self._wake:
+            started = self._pid == os.getpid()
+            if not started:  # this process's first attempt: what a parent watched is not ours to expire
+                self._pid = os.getpid()
+                self._due = []
+            self._sequence += 1
+            heapq.heappush(self._due, (deadline.expires, self._sequence, deadline))
+            if not started:
+                thread = threading.Thread(target=self._run, name="posthog.admin deadlines")
+                thread.daemon = True
+                thread.start()
+            elif self._due[0][2] is deadline:
+                self._wake.notify()
+
+    def _run(self):
+        pid = os.getpid()
+        while True:
+            with self._wake:
+                if self._pid != pid:  # pragma: no cover - a newer process's watchdog took over
+                    return
+                while self._due and (self._due[0][2].done or self._due[0][0] <= time.monotonic()):
+                    dummy, dummy_seq, deadline = heapq.heappop(self._due)
+                    if not deadline.done:
+                        due = deadline
+                        self._wake.release()
+                        try:
+                            due.expire()
+                        finally:
+                            self._wake.acquire()
+                self._wake.wait(max(0.0, self._due[0][0] - time.monotonic()) if self._due else None)
+
+
+WATCHDOG = Watchdog()
+if hasattr(os, "register_at_fork"):  # Python 3.7+; older ones rely on the pid check in watch()
+    os.register_at_fork(after_in_child=WATCHDOG.forked)
 
 
 def _shut(conn):

@@ -148,6 +148,9 @@ def test_an_organization_named_like_a_path_never_writes_outside_the_fact_cache(s
     made = set(p for p in tmp_path.rglob("*")) - before
     outside = [str(p) for p in made if cache not in p.parents]
     assert outside == [], outside
-    # (ansible-core 2.19 and later start the file's name with its serialization's version: s1_)
-    assert sorted(re.sub(r"^s\d+_", "", p.name) for p in cache.iterdir()) == ["__", "___.._x", "_hidden", "ok"]
+    # One file a host, named by the host (ansible-core 2.19 and later start it with its serialization's
+    # version, s1_; 2.21 names the one with ".." in it by a 12-digit hash instead).
+    names = sorted(re.sub(r"^s\d+_", "", p.name) for p in cache.iterdir())
+    assert names == ["__", "___.._x", "_hidden", "ok"] or (
+        names[1:] == ["__", "_hidden", "ok"] and re.fullmatch(r"[0-9a-f]{12}", names[0])), names
     assert KEY not in done.stdout + done.stderr

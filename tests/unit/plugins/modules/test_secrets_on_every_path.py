@@ -87,7 +87,8 @@ def test_refused_arguments_never_print_the_documents_secrets_in_a_module_process
                                      tmp_path)
     assert result["failed"] and words in result["msg"], result
     assert PG_SECRET not in printed and KEY not in printed
-    assert result["invocation"]["module_args"]["definition"] is not None  # the arguments are printed, masked
+    # the arguments are printed, masked (ansible-core 2.21's module processes return no invocation at all)
+    assert "invocation" not in result or result["invocation"]["module_args"]["definition"] is not None
 
 
 @pytest.mark.parametrize("args, words", REFUSALS, ids=REFUSAL_IDS)
