@@ -117,9 +117,24 @@ def test_absent_deletes_then_finds_nothing(server, run_module):
     assert run_module.calls == [BY_NAME, "DELETE " + DETAIL, BY_NAME]
 
 
+def test_a_definition_not_ingested_is_created_by_name(server, run_module):
+    """PostHog's newest EventDefinitionViewSet mixes in CreateModelMixin (docs/posthog_facts.md §14.4)."""
+    created = definition(description="x", created_at=None, last_seen_at=None)
+    server.script((200, page(definition(name="signed_up_v2", id="x"))), (201, created))
+    result = run(run_module, name="signed_up", description="x")
+    assert result["changed"] is True and run_module.calls == [BY_NAME, "POST " + DEFINITIONS]
+    assert run_module.bodies("POST") == [{"name": "signed_up", "description": "x"}]
+
+
+def test_a_posthog_without_create_says_so(server, run_module):
+    server.script((200, page()), (405, {"type": "invalid_request", "code": "method_not_allowed",
+                                        "detail": 'Method "POST" not allowed.', "attr": None}))
+    result = run(run_module, name="signed_up", description="x")
+    assert result["failed"] and "this PostHog cannot create event definitions" in result["msg"]
+    assert "Send the event once" in result["msg"]
+
+
 @pytest.mark.parametrize("answer, args, words", [
-    ((200, page(definition(name="signed_up_v2"))), dict(name="signed_up", description="x"),
-     "PostHog has never ingested an event with this exact name in this project"),
     ((404, NOT_FOUND), dict(id=DEFINITION_ID, description="x"), "no event definition of that project has this id"),
     ((200, definition()), dict(id=DEFINITION_ID, name="renamed", description="x"),
      "is named 'signed_up', not 'renamed': PostHog cannot rename an event definition"),
