@@ -478,7 +478,7 @@ def export_item(obj, project_id, first_project, groups=()):
     documented = EventDefinition.reader().export(obj)
     carried = sorted(g.get("name") for g in groups if isinstance(g, dict) and any(
         str(e.get("id")) == str(obj.get("id")) for e in g.get("events") or [] if isinstance(e, dict)))
-    declared = obj.get("last_seen_at") is None and obj.get("created_at") is None
+    declared = "created_at" in obj and obj.get("created_at") is None and obj.get("last_seen_at") is None
     if not documented and not carried and not declared:
         return None  # only definitions someone documented
     item = dict(name=obj.get("name"))

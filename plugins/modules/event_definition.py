@@ -20,7 +20,7 @@ description:
     newest API creates one before the event is ever sent, so a tracking plan can declare its events
     first. A definition named by O(name) that does not exist is created (C(created_at) and
     C(last_seen_at) stay empty until the event arrives). Older PostHog versions cannot create one
-    (they answer 405): the task then fails saying so, and the definition appears once PostHog
+    (they answer 405); the task then fails saying so, and the definition appears once PostHog
     ingests the event.
   - The definition is found by O(id), or else by its exact O(name) (one filtered list request).
     Options you leave out are not managed.
@@ -88,7 +88,7 @@ options:
   property_groups:
     description:
       - The complete set of property groups the event carries, by name (see
-        M(posthog.admin.property_group)): the groups of properties every such event must (or may) have.
+        M(posthog.admin.property_group)), the groups of properties every such event must (or may) have.
         Groups it carries that are not listed are taken from it; V([]) takes them all.
       - The groups must exist in the project (in organization_state, the document's C(property_groups)
         section creates them first).
@@ -223,7 +223,7 @@ EXAMPLES = r"""
 RETURN = r"""
 event_definition:
   description:
-    - The event definition as PostHog returns it after the task (in check mode, as it would be: a new
+    - The event definition as PostHog returns it after the task (in check mode, as it would be; a new
       one has no C(id) yet).
     - With O(property_groups), also C(property_groups), the names of the groups it carries.
     - Empty after O(state=absent).

@@ -17,7 +17,7 @@ description:
     storage keys, a Snowflake, PostgreSQL or Redshift login, Databricks service principal, Google
     Cloud service account, Azure storage connection string), or does not exist.
   - PostHog's newest API creates Snowflake, Postgres, Redshift, BigQuery, Databricks, Azure Blob and
-    S3 batch exports only on an integration: create it here, then name it in
+    S3 batch exports only on an integration; create it here, then name it in
     M(posthog.admin.batch_export)'s C(destination.integration).
   - "An integration is found by O(id), or else by O(kind) and O(name). The kinds PostHog names
     (V(aws-s3), V(s3-compatible), V(snowflake), a V(aws-redshift) role or AWS keys) take the O(name)
@@ -302,7 +302,7 @@ RETURN = r"""
 integration:
   description:
     - The integration as PostHog returns it after the task, with C(name) added (in check mode, as it
-      would be: a new one has no C(id) yet). Empty after O(state=absent). Secrets are never returned.
+      would be; a new one has no C(id) yet). Empty after O(state=absent). Secrets are never returned.
   returned: when O(integrations) is not given
   type: dict
   contains:

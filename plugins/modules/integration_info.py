@@ -18,7 +18,7 @@ description:
     C(display_name) and C(name).
   - C(name) is the name an integration was given, or, for the kinds PostHog keeps by their
     connection, that connection (a Databricks host, C(user@host:port) of a PostgreSQL or Redshift
-    login, a service account, an Azure storage account), as M(posthog.admin.integration) names them:
+    login, a service account, an Azure storage account), as M(posthog.admin.integration) names them -
     what C(destination.integration) of M(posthog.admin.batch_export) takes (or the C(id)).
   - Secrets (keys, passwords) are never returned; PostHog keeps them write-only.
 author:

@@ -19,7 +19,7 @@ description:
     M(posthog.admin.event_definition)), so that PostHog knows which properties each event must have and
     can generate typed code for them.
   - The group is found by O(id), or else by its exact O(name) (names are unique in a project).
-  - O(properties) is the complete set: properties it does not list are deleted from the group. They
+  - O(properties) is the complete set; properties it does not list are deleted from the group. They
     are matched by name, so a property that stays keeps its id.
   - O(property_groups) manages several groups of the project in one task, reading the project's
     groups once for all of them.
@@ -169,7 +169,7 @@ EXAMPLES = r"""
 RETURN = r"""
 property_group:
   description:
-    - The group as PostHog returns it after the task (in check mode, as it would be: a new one has no
+    - The group as PostHog returns it after the task (in check mode, as it would be; a new one has no
       C(id) yet), with its C(properties) (by name) and the C(events) that carry it. Empty after
       O(state=absent).
   returned: unless O(property_groups) is set
