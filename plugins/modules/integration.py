@@ -213,6 +213,85 @@ options:
       config:
         description: Like O(config) (its keys and secrets as there).
         type: dict
+        suboptions:
+          aws_access_key_id:
+            description: Like O(config.aws_access_key_id).
+            type: str
+          aws_secret_access_key:
+            description: Like O(config.aws_secret_access_key).
+            type: str
+          aws_role_arn:
+            description: Like O(config.aws_role_arn).
+            type: str
+          endpoint_url:
+            description: Like O(config.endpoint_url).
+            type: str
+          account:
+            description: Like O(config.account).
+            type: str
+          user:
+            description: Like O(config.user).
+            type: str
+          authentication_type:
+            description: Like O(config.authentication_type).
+            type: str
+            choices: [password, keypair]
+          password:
+            description: Like O(config.password).
+            type: str
+          private_key:
+            description: Like O(config.private_key).
+            type: str
+          private_key_passphrase:
+            description: Like O(config.private_key_passphrase).
+            type: str
+          host:
+            description: Like O(config.host).
+            type: str
+          port:
+            description: Like O(config.port).
+            type: int
+          ssl_mode:
+            description: Like O(config.ssl_mode).
+            type: str
+            choices: [require, verify-ca, verify-full]
+          ssl_root_cert:
+            description: Like O(config.ssl_root_cert).
+            type: str
+          groups:
+            description: Like O(config.groups).
+            type: list
+            elements: str
+          auto_create:
+            description: Like O(config.auto_create).
+            type: bool
+          workgroup_arn:
+            description: Like O(config.workgroup_arn).
+            type: str
+          server_hostname:
+            description: Like O(config.server_hostname).
+            type: str
+          client_id:
+            description: Like O(config.client_id).
+            type: str
+          client_secret:
+            description: Like O(config.client_secret).
+            type: str
+          service_account_email:
+            description: Like O(config.service_account_email).
+            type: str
+          project_id:
+            description: Like O(config.project_id).
+            type: str
+          private_key_id:
+            description: Like O(config.private_key_id).
+            type: str
+          token_uri:
+            description: Like O(config.token_uri).
+            type: str
+          connection_string:
+            description: Like O(config.connection_string).
+            type: str
       update_secrets:
         description: Like O(update_secrets).
         type: str

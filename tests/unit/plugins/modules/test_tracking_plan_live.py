@@ -203,3 +203,22 @@ def test_a_projects_whole_tracking_plan_round_trips(run_live, live, tmp_path):
     live.forget()
     again = run_live(organization_state, dict(definition_file=str(dest)))
     assert not again["failed"] and again["changed"] is False and live.requests == [], again.get("msg")
+
+
+def test_a_saved_plan_holds_no_secret_of_an_integration(run_live, live, tmp_path):
+    """A reviewed plan (plan_file) saves every action's body, masked: the keys an integration is created
+    with are in no file, result or Markdown."""
+    from ansible_collections.posthog.admin.plugins.filter.plan_markdown import plan_markdown
+
+    plan_file = tmp_path / "plan.json"
+    check = run_live(organization_state, dict(definition=tracking_plan(), plan_file=str(plan_file)), check=True)
+    assert not check["failed"], check["msg"]
+    text = plan_file.read_text()
+    assert "document-secret-0001" not in text and "AKIADOCUMENTKEY00001" not in text
+    assert "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER" in text
+    markdown = plan_markdown(check)
+    assert "acme-aws" in markdown and "document-secret-0001" not in markdown
+    applied = run_live(organization_state, dict(definition=tracking_plan(), plan_file=str(plan_file)))
+    assert not applied["failed"] and applied["changed"], applied.get("msg")
+    stored = live.control("GET", "integrations/%s" % live.api("GET", "/api/projects/1/integrations/")["results"][0]["id"])
+    assert stored["sensitive_config"]["aws_secret_access_key"] == "document-secret-0001"
