@@ -408,10 +408,30 @@ class EventDefinition(Resource):
             email = (body["owner"] or "").strip()
             if email:
                 owner_user = self.resolve_owner(email)
-                body["owner"] = owner_user.get("id")
+                if owner_user is None:  # invited, not a member yet: pending (the owner is set once they join)
+                    body.pop("owner")
+                else:
+                    body["owner"] = owner_user.get("id")
             else:
                 body["owner"] = None
         return body, owner_user
+
+    def owner_in_new_project(self, email):
+        """The owner of a definition in a project organization_state creates (its id known after apply):
+        a member of the document's organization (as the plan knows them); someone its roster invites is
+        pending (an owner must be a member), anyone else fails."""
+        from ansible_collections.posthog.admin.plugins.module_utils._people import standing
+
+        members, invited, strangers = standing(self.task, [email])
+        if email.lower() in members:
+            return members[email.lower()].get("user") or {}
+        if invited:
+            self.task.cache["event_definition_owners"][email.lower()] = None  # decided once: pending
+            self.wait_for("owner %s" % email, "%s is invited but not a member yet, and an event definition's owner "
+                          "must be a member; the owner is set by a run after they join" % email)
+            return None
+        raise Failure("owner %s is not a member of the organization the plan creates the project in, nor invited to "
+                      "it; an event definition's owner must be a member (invite them first)" % email)
 
     def explain(self, error):
         if error.status == 402:
@@ -428,6 +448,8 @@ class EventDefinition(Resource):
         email = email.strip()
         if email.lower() in members:
             return members[email.lower()]
+        if unknown(project_id_of(self.params)):
+            return self.owner_in_new_project(email)
         project = self.client.get("/api/projects/%s/" % project_id_of(self.params),
                                   context="reading project %s to find its organization" % project_id_of(self.params))
         organization = project.get("organization") or project.get("organization_id")

@@ -348,7 +348,7 @@ EXAMPLES = r"""
 - name: Export events to S3 with the acme-aws keys
   posthog.admin.batch_export:
     project_id: "{{ acme_web.projects[0].id }}"
-    name: Events to S3
+    name: Events to S3 (acme-aws)
     interval: hour
     destination:
       type: AwsS3
@@ -356,7 +356,7 @@ EXAMPLES = r"""
       config:
         bucket_name: acme-posthog-exports
         region: eu-west-1
-        prefix: events/
+        prefix: signups/
 
 - name: Rotate the warehouse password (PostHog replaces the login in place)
   posthog.admin.integration:

@@ -222,3 +222,22 @@ def test_a_saved_plan_holds_no_secret_of_an_integration(run_live, live, tmp_path
     assert not applied["failed"] and applied["changed"], applied.get("msg")
     stored = live.control("GET", "integrations/%s" % live.api("GET", "/api/projects/1/integrations/")["results"][0]["id"])
     assert stored["sensitive_config"]["aws_secret_access_key"] == "document-secret-0001"
+
+
+def test_an_owner_the_roster_invites_is_pending_in_a_new_organization(run_live, live):
+    """A new organization's project is known after apply: a declared event's owner is looked up among the
+    organization's members as the plan knows them; one the roster only invites owns it once they join."""
+    doc = dict(name="Brand New Org", roster=dict(people=[dict(email=live.control("GET", "info")["user"]["email"],
+                                                              level="owner"), dict(email="grace@new.example")]),
+               event_definitions=[dict(name="signed_up", description="A sign-up", owner="grace@new.example")])
+    check = run_live(organization_state, dict(definition=doc), check=True)
+    assert not check["failed"], check["msg"]
+    assert [p["pending"] for p in check["pending"]] == ["owner grace@new.example"]
+    real = run_live(organization_state, dict(definition=doc))
+    assert not real["failed"] and real["pending"] == check["pending"], real.get("msg")
+    project = real["project_id"]
+    created = live.api("GET", "/api/projects/%s/event_definitions/" % project)["results"]
+    assert [(d["name"], d["owner"]) for d in created] == [("signed_up", None)]
+    stranger = dict(doc, event_definitions=[dict(name="other", owner="nobody@new.example")], name="Another New Org")
+    refused = run_live(organization_state, dict(definition=stranger), check=True)
+    assert refused["failed"] and "not a member of the organization" in refused["msg"]
