@@ -290,7 +290,6 @@ class EventDefinition(Resource):
     FIELDS = FIELDS
     steps = (DocumentEvent(), GROUPS)
 
-
     def identity(self):
         option, value = self.lookup()
         if option == "id":

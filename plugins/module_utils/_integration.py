@@ -344,8 +344,8 @@ class Integration(Resource):
         self.integration_kind = params.get("kind")
         self.config = dict((k, v) for k, v in (params.get("config") or {}).items() if v is not None)
         self.sending_secrets = False
-        if params.get("name") is None and self.integration_kind in KINDS and not named(self.integration_kind,
-                                                                                        self.config):
+        by_connection = self.integration_kind in KINDS and not named(self.integration_kind, self.config)
+        if params.get("name") is None and by_connection:
             params["name"] = connection_name(self.integration_kind, self.config)
 
     @property

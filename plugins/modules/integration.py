@@ -411,7 +411,7 @@ integration:
     created_at: "2026-01-31T08:00:00Z"
     errors: ""
 integrations:
-  description: With O(integrations), each item's integration as O(integration) describes it, in order.
+  description: With O(integrations), each item's integration as RV(integration) describes it, in order.
   returned: when O(integrations) is given
   type: list
   elements: dict

@@ -122,7 +122,7 @@ def test_an_ingested_property_is_documented_and_one_not_ingested_is_explained(ru
     assert real["property_definition"]["tags"] == ["billing"]
     live.forget()
     assert run_live(property_definition, args)["changed"] is False and live.requests == []
-    person = [d for d in live.api("GET", "/api/projects/1/property_definitions/?type=person")["results"]]
+    person = live.api("GET", "/api/projects/1/property_definitions/?type=person")["results"]
     assert person[0]["description"] == ""  # the event's plan, not the person's
     missing = run_live(property_definition, dict(project_id="1", name="not_sent", description="x"))
     assert missing["failed"] and "PostHog defines a property when it ingests" in missing["msg"]
@@ -136,8 +136,8 @@ def tracking_plan(**changes):
                integrations=[dict(kind="aws-s3", name="acme-aws", config=dict(
                    aws_access_key_id="AKIADOCUMENTKEY00001", aws_secret_access_key="document-secret-0001"))],
                batch_exports=[dict(name="Events to S3", interval="hour", destination=dict(
-                   type="AwsS3", integration="acme-aws", config=dict(bucket_name="b", region="eu-west-1",
-                                                                      prefix="events/")))],
+                   type="AwsS3", integration="acme-aws",
+                   config=dict(bucket_name="b", region="eu-west-1", prefix="events/")))],
                property_groups=[CHECKOUT],
                event_definitions=[dict(name="checkout_started", description="A person opened the checkout",
                                        property_groups=["Checkout"])],
