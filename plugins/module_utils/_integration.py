@@ -614,15 +614,28 @@ def export_item(ctx, obj, project_id, first_project):
         item["config"] = shown
     if project_id != first_project:
         item["project_id"] = str(project_id)
-    secrets = [k for k in KINDS[kind].secret if kind != "aws-redshift" or
-               (k == "password") == (not stored.get("name"))]
-    if kind == "aws-s3" and stored.get("aws_role_arn"):
-        secrets = []
+    secrets = exported_secrets(obj)
     if secrets:
         ctx.comment("integrations", name, (
             "config also takes %s: PostHog never returns them, so they are left out; they are needed to create it "
             "again (add them from your vault)" % ", ".join(secrets)))
     return item
+
+
+def exported_secrets(obj):
+    """The secret config keys PostHog keeps for ``obj`` (never returned): what the export names as needed to
+    create it again, as far as its shown config tells (a role, an impersonated service account: none)."""
+    kind, stored = obj.get("kind"), obj.get("config") or {}
+    if stored.get("aws_role_arn"):
+        return []
+    if kind == "aws-redshift":
+        return list(AWS_KEYS) if stored.get("name") else ["password"]
+    if kind == "snowflake":
+        return ["password"] if stored.get("authentication_type", "password") == "password" else \
+            ["private_key", "private_key_passphrase"]
+    if kind == "google-cloud-service-account":
+        return list(GCP_KEY) if str(obj.get("display_name") or "").endswith("-key-file") else []
+    return list(KINDS[kind].secret)
 
 
 def export_items(ctx):
