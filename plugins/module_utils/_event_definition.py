@@ -437,6 +437,11 @@ class EventDefinition(Resource):
             error.reword("updating %s: %s" % (self.identity(), MSG_PAYMENT_REQUIRED))
         elif error.status == 405 and error.method == "POST" and "/event_definitions/" in (error.path or ""):
             error.reword("creating %s: %s" % (self.identity(), MSG_NO_CREATE))
+        elif error.status == 403 and "/event_schemas/" in (error.path or "") and error.refuses_api_keys:
+            error.append("This PostHog serves event schemas (the property groups an event carries) to its web app "
+                         "only (scope INTERNAL in posthog/api/event_schema.py, before it opened them to personal API "
+                         "keys): give the event its groups in PostHog's data management, or leave property_groups "
+                         "out.")
         return error
 
     # ----------------------------------------------------------------- owner

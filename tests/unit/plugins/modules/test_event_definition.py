@@ -178,3 +178,16 @@ def test_bad_items_fail_before_any_request_naming_each(run_module):
     assert "event_definitions[0] and event_definitions[1] name the same object" in msg
     assert "event_definitions[2] (event definition ' '): name must not be blank" in msg
     assert "event_definitions[3] (no name or id given): one of name or id is required" in msg
+
+
+def test_a_posthog_that_keeps_event_schemas_to_its_web_app_is_named(server, run_module):
+    """The one stored posthog/api/event_schema.py says scope_object "INTERNAL" (docs/posthog_facts.md §15.3):
+    a personal API key is refused; the task says where the groups are given instead."""
+    group = {"id": "g1", "name": "Checkout", "properties": [], "events": []}
+    server.script((200, page(definition())), (200, page(group)),
+                  (403, {"type": "authentication_error", "code": "permission_denied", "attr": None,
+                         "detail": "This action does not support Personal API Key access"}))
+    result = run(run_module, name="signed_up", property_groups=["Checkout"])
+    assert result["failed"] and run_module.calls[-1] == "POST /api/projects/7/event_schemas/"
+    assert "serves event schemas (the property groups an event carries) to its web app only" in result["msg"]
+    assert run_module.bodies("POST") == [{"event_definition": DEFINITION_ID, "property_group_id": "g1"}]
