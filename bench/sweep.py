@@ -9,6 +9,13 @@ POST per export), then the re-run is timed BENCH_SWEEP_RUNS times (median). Writ
 bench/.state/sweep.json. Targets (issue 22): re-run at S=1,000 within ping + 1.5 s, at S=10,000 within
 ping + 10 s; its requests at most the floor's plus one per extra page.
 
+Issue 32 adds, per size: the CPU of the first run (plan and apply) against check mode's (the plan
+alone) from the same state, at most 1.2 times; and the organization exported with
+organization_state_info (``dest``) then applied again, as the guides do: with ``definition_file``
+(target at S=10,000: ping + 3 s, its requests the floor's: each collection the export names read once,
+500 a page) and inline (``definition: "{{ lookup('file', ...) | from_yaml }}"``, templated by Ansible and
+run as a module process: ping + 10 s).
+
     python bench/sweep.py            # after `make collection`; `make bench` runs it
 """
 
@@ -104,7 +111,9 @@ def measure(emu, size, env):
     ping = os.path.join(STATE, "sweep-ping.yml")
     playbook(ping, "    - name: Ping\n      ansible.builtin.ping:\n")
     cmd = [os.path.join(BIN, "ansible-playbook"), "-i", "localhost,", "-c", "local"]
-    first = timed(cmd + [book], env)[0]
+    plan_cpu = timed(cmd + ["--check", book], env)[2]  # the plan alone, from the state the first run starts in
+    emu.requests_log()
+    first, dummy_out, first_cpu = timed(cmd + [book], env)
     log = emu.requests_log()
     first_writes = sum(1 for r in log if r["method"] != "GET")
     floor_writes = -(-size // 20) + size + max(1, size // 10)  # bulk invites, a PATCH per definition, exports
@@ -129,11 +138,63 @@ def measure(emu, size, env):
     row = dict(size=size, first=first, first_writes=first_writes, floor_writes=floor_writes,
                rerun=statistics.median(reruns), ping=statistics.median(pings), floor=floor_s,
                requests=reqs, floor_requests=floor_n, cpu=statistics.median(cpus), ping_cpu=statistics.median(ping_cpus),
-               load=os.getloadavg()[0])
+               plan_cpu=plan_cpu, first_cpu=first_cpu, load=os.getloadavg()[0])
+    row.update(exported(emu, size, env, cmd))
     say("S=%d: re-run %.2f s, %.2f s CPU (ping %.2f s, %.2f s CPU; floor %.2f s), %d requests (floor %d); first run "
         "%.1f s, %d writes (floor %d); load %.1f" % (size, row["rerun"], row["cpu"], row["ping"], row["ping_cpu"],
                                                     floor_s, reqs, floor_n, first, first_writes, floor_writes, row["load"]))
     return row
+
+
+def exported(emu, size, env, cmd):
+    """The organization exported (organization_state_info, dest), then applied again as the guides do:
+    ``definition_file``, and inline through Ansible's templating (a module process). Re-run times, CPU,
+    requests, and the floor's requests: each collection the re-run reads, once, 500 a page."""
+    dest = os.path.join(STATE, "sweep-export-%d.yml" % size)
+    book = os.path.join(STATE, "sweep-export.yml")
+    playbook(book, "    - name: Export the organization\n      posthog.admin.organization_state_info:\n"
+                   "        organization: Sweep Org\n        dest: %s\n" % dest)
+    timed(cmd + [book], env)
+    applied = os.path.join(STATE, "sweep-apply-file.yml")
+    playbook(applied, "    - name: The organization is as its export says\n      posthog.admin.organization_state:\n"
+                      "        definition_file: %s\n" % dest)
+    inline = os.path.join(STATE, "sweep-apply-inline.yml")
+    playbook(inline, "    - name: The organization is as its export says (inline)\n"
+                     "      posthog.admin.organization_state:\n"
+                     "        definition: \"{{ lookup('ansible.builtin.file', '%s') | from_yaml }}\"\n"
+                     "      vars:\n        posthog_admin_in_process: false\n" % dest)
+    emu.requests_log()
+    out = {}
+    for name, path in (("file", applied), ("inline", inline)):
+        walls, cpus = [], []
+        for dummy in range(RUNS):
+            wall, text, cpu = timed(cmd + [path], env)
+            if "changed=0" not in text:
+                sys.exit("sweep: applying the export (%s) at S=%d changed something:\n%s" % (name, size, text[-3000:]))
+            walls.append(wall)
+            cpus.append(cpu)
+            log = emu.requests_log()
+            if any(r["method"] != "GET" for r in log):
+                sys.exit("sweep: applying the export (%s) at S=%d wrote" % (name, size))
+        out["export_%s" % name] = statistics.median(walls)
+        out["export_%s_cpu" % name] = statistics.median(cpus)
+        out["export_%s_requests" % name] = len(log)
+        out["export_floor_requests"] = floor_of(emu, log)
+    return out
+
+
+def floor_of(emu, log):
+    """The fewest requests that read what ``log`` read: each distinct collection or object once, 500 a page."""
+    session = requests.Session()
+    session.headers["Authorization"] = "Bearer " + emu.key
+    count = 0
+    for path in sorted(set(r["path"].split("?")[0] for r in log if r["method"] == "GET")):
+        url = emu.url + path + "?limit=%d" % PAGE
+        while url:
+            page = session.get(url, timeout=120).json()
+            count += 1
+            url = page.get("next") if isinstance(page, dict) else None
+    return count
 
 
 def report(rows):
@@ -152,8 +213,35 @@ def report(rows):
         lines.append("| %d | %.2f | %.2f | %.2f | %s | %.2f | %.2f | %.2f | %d | %d | %.1f | %d | %d | %.1f |" % (
             r["size"], r["rerun"], r["ping"], over, verdict, r["cpu"], r["ping_cpu"], r["floor"], r["requests"],
             r["floor_requests"], r["first"], r["first_writes"], r["floor_writes"], r["load"]))
+    lines += ["", "## Planning and applying (issue 32)", "",
+              "The first run (plan and apply, from the setup's state) against check mode (the plan alone, from the "
+              "same state): the CPU seconds of the whole `ansible-playbook`. Target: at most 1.2 times.", "",
+              "| S | check mode CPU (s) | first run CPU (s) | ratio | target |", "|---|---|---|---|---|"]
+    for r in rows:
+        ratio = r["first_cpu"] / r["plan_cpu"] if r["plan_cpu"] else 0
+        lines.append("| %d | %.2f | %.2f | %.2f | %s |" % (r["size"], r["plan_cpu"], r["first_cpu"], ratio,
+                                                           "met" if ratio <= 1.2 else "MISSED (<= 1.2)"))
+    lines += ["", "## Applying the export again (issue 32)", "",
+              "The organization exported with `organization_state_info` (`dest`), then applied again with no change, "
+              "as the guides do: with `definition_file` (the document read as data, in the controller's worker) and "
+              "inline (`definition: \"{{ lookup('file', ...) | from_yaml }}\"`, templated by Ansible, run as a module "
+              "process). Median of %d; floor requests: each collection the re-run reads, once, %d a page. Targets at "
+              "S=10,000: `definition_file` within ping + 3 s with the floor's requests, inline within ping + 10 s."
+              % (RUNS, PAGE), "",
+              "| S | definition_file (s) | - ping (s) | CPU (s) | requests | floor requests | inline (s) | - ping (s) "
+              "| CPU (s) | target |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        file_over, inline_over = r["export_file"] - r["ping"], r["export_inline"] - r["ping"]
+        target = ""
+        if r["size"] == 10000:
+            met = file_over <= 3 and inline_over <= 10 and r["export_file_requests"] <= r["export_floor_requests"]
+            target = "met" if met else "MISSED"
+        lines.append("| %d | %.2f | %.2f | %.2f | %d | %d | %.2f | %.2f | %.2f | %s |" % (
+            r["size"], r["export_file"], file_over, r["export_file_cpu"], r["export_file_requests"],
+            r["export_floor_requests"], r["export_inline"], inline_over, r["export_inline_cpu"], target))
     lines += ["", "Wall times depend on how busy the machine is (the load average at the end of each size is the "
-              "last column; on a shared machine, compare CPU seconds). The requests and writes do not."]
+              "last column of the first table; on a shared machine, compare CPU seconds). The requests and writes "
+              "do not."]
     with open(os.path.join(BENCH, "sweep.md"), "w") as handle:
         handle.write("\n".join(lines) + "\n")
     with open(os.path.join(STATE, "sweep.json"), "w") as handle:

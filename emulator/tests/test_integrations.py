@@ -115,7 +115,7 @@ def test_control_creates_any_kind_and_updates_an_existing_one(boot, client, api)
     assert client.post("/_emulator/projects/999/integrations", {"kind": "slack"}, format="json").status_code == 404
 
 
-# ---------------------------------------------------------------- the newest kinds (docs/posthog_facts.md §15.1)
+# ---------------------------------------------------------------- the newest kinds (docs/posthog_facts.md §16.1)
 PG = {"host": "warehouse.acme.example", "port": 5432, "user": "posthog", "password": "pg-secret"}
 
 

@@ -1,4 +1,4 @@
-"""The tracking plan past event definitions (docs/posthog_facts.md §15): property definitions, property
+"""The tracking plan past event definitions (docs/posthog_facts.md §16): property definitions, property
 groups and the groups an event definition carries, as PostHog's newest code answers."""
 
 import pytest

@@ -34,6 +34,11 @@ options:
       - Which field names the host.
       - V(slug) is short and unique; V(id) never changes; V(name) reads best but two organizations
         may share it, and then the later one is skipped with a warning.
+      - Whichever field, the host name is made safe for every use ansible-core makes of it (the fact
+        cache's file names, C(host_vars/) files, C(--limit) patterns) - every character but ASCII letters,
+        digits, C(_), C(.) and C(-) becomes C(_), as does a leading C(.) or C(-), and a name longer than
+        120 characters is cut and ends in a hash of the whole. An organization named C(../../x) is the host
+        C(___.._x) and its C(posthog_name) stays C(../../x).
     type: str
     choices: [slug, id, name]
     default: slug
@@ -97,6 +102,9 @@ cache_connection: /tmp/posthog-inventory-cache
 cache_timeout: 300
 """
 
+import hashlib
+import re
+
 from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.plugins.inventory import BaseInventoryPlugin, Cacheable, Constructable
 
@@ -104,7 +112,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._client import (
     HAS_REQUESTS,
     PostHogError,
 )
-from ansible_collections.posthog.admin.plugins.module_utils._module import client_from_params
+from ansible_collections.posthog.admin.plugins.module_utils._common import client_from_params
 from ansible_collections.posthog.admin.plugins.module_utils._people import level_name
 
 try:
@@ -131,6 +139,24 @@ def make_unsafe(value):
 
 
 OPTIONS = ("host", "api_key", "validate_certs", "ca_path", "timeout", "retries", "retry_max_delay")
+
+MAX_HOSTNAME = 120
+_NOT_SAFE = re.compile(r"[^A-Za-z0-9_.-]")
+_LEADING = re.compile(r"^[.-]+")
+
+
+def safe_hostname(value):
+    """A host name for ``value`` (a server's slug, id or name) that ansible-core can use anywhere: as a file
+    name (the jsonfile fact cache joins it to its directory; ``host_vars/``), in a pattern, on a command
+    line. ASCII letters, digits, ``_``, ``.`` and ``-`` only, never starting with ``.`` or ``-`` (so never
+    ``..``, a hidden file or an option), at most :data:`MAX_HOSTNAME` characters (a longer one ends in a
+    hash of the whole, so that two long names stay two hosts)."""
+    text = value if isinstance(value, str) else str(value)
+    name = _LEADING.sub(lambda match: "_" * len(match.group()), _NOT_SAFE.sub("_", text))
+    if len(name) > MAX_HOSTNAME:
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        name = "%s_%s" % (name[:MAX_HOSTNAME - 17], digest)
+    return name
 
 
 class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
@@ -194,13 +220,12 @@ class InventoryModule(BaseInventoryPlugin, Constructable, Cacheable):
         hostvars_of = self.hostvars
         seen = set()
         for org in organizations:
-            hostname = org.get(hostname_key)
-            if not hostname:
+            if not isinstance(org, dict) or not org.get(hostname_key):
                 continue
-            hostname = str(hostname)
+            hostname = safe_hostname(org.get(hostname_key))
             if hostname in seen:
-                self.display.warning("posthog.admin.organizations: two organizations are named %r; keeping "
-                                     "the first, set hostname to slug or id" % hostname)
+                self.display.warning("posthog.admin.organizations: two organizations have the host name %r (their "
+                                     "%s); keeping the first, set hostname to slug or id" % (hostname, hostname_key))
                 continue
             seen.add(hostname)
             add_host(hostname, group=group)

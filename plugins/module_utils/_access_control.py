@@ -33,30 +33,39 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+from ansible_collections.posthog.admin.plugins.module_utils._base import unknown
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import project_id_of
+from ansible_collections.posthog.admin.plugins.module_utils._common import project_id_of
 from ansible_collections.posthog.admin.plugins.module_utils._people import (
     index_members,
     list_members,
     normalize_email,
     standing,
 )
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Postponed, Resource
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Field, Postponed, Resource, Scope
+from ansible_collections.posthog.admin.plugins.module_utils._resource import options_of
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import list_roles, role_key
 from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 PROJECT_LEVELS = ("none", "member", "admin")
 RESOURCE_LEVELS = ("none", "viewer", "editor", "manager")
 ITEM_OPTIONS = ("state", "resource", "access_level", "role", "member")
+#: One resource of each list of a project's rules: the project's own, and every other resource's.
+LISTS = ("project", "dashboard")
 
-ARGUMENT_SPEC = dict(
-    state=dict(type="str", default="present", choices=["present", "absent"]),
-    resource=dict(type="str", default="project"),
-    access_level=dict(type="str", choices=sorted(set(PROJECT_LEVELS + RESOURCE_LEVELS))),
-    role=dict(type="str"),
-    member=dict(type="str"),
-    purge=dict(type="bool", default=False),
+#: A rule's fields. The level is what an update changes; the resource and whom the rule is for (a role
+#: by name, a member by email, or neither: everyone) make the rule's key, so no update sends them: every
+#: PUT carries them as PostHog's ids (see AccessControl.body).
+FIELDS = (
+    Field("resource", option=dict(default="project"), sent=False),
+    Field("access_level", choices=set(PROJECT_LEVELS + RESOURCE_LEVELS)),
+    Field("role", sent=False),
+    Field("member", sent=False),
 )
+
+ARGUMENT_SPEC = dict(state=dict(type="str", default="present", choices=["present", "absent"]))
+ARGUMENT_SPEC.update(options_of(FIELDS))
+ARGUMENT_SPEC.update(purge=dict(type="bool", default=False))
 
 INFO_ARGUMENT_SPEC = dict(
     resource=dict(type="str"),
@@ -117,9 +126,19 @@ def keyed(row):
     return dict(row, id=rule_key(row))
 
 
-def rules_path(project_id, resource):
-    name = "access_controls" if resource == "project" else "resource_access_controls"
-    return "/api/projects/%s/%s/" % (project_id, name)
+class Rules(Scope):
+    """Where a project's rules live: the project's own (``resource: project``) at ``access_controls``, every
+    other resource's in one list at ``resource_access_controls``; prune covers both lists of each project."""
+
+    def path(self, task, params):
+        part = self.part if (params.get("resource") or "project") == "project" else "resource_" + self.part
+        return Scope(self.parent, part).path(task, params)
+
+    def each(self, project_ids):
+        return [dict(project_id=str(pid), resource=resource) for pid in project_ids for resource in LISTS]
+
+
+RULES = Rules("project", "access_controls")
 
 
 def read_rules(task, path, context):
@@ -214,10 +233,11 @@ class AccessControl(Resource):
     return_key = "access_control"
     list_option = "rules"
     item_options = ITEM_OPTIONS
+    SCOPE = RULES
     lookups = ("target",)
     named_by = "resource, role or member"
     id_option = None
-    fields = ("access_level",)
+    FIELDS = FIELDS
 
     def __init__(self, task, params, listing=None):
         params = dict(params)
@@ -233,9 +253,6 @@ class AccessControl(Resource):
     @property
     def resource(self):
         return self.params["resource"]
-
-    def collection_path(self):
-        return rules_path(project_id_of(self.params), self.resource)
 
     def path_of(self, obj):
         return self.collection_path()
@@ -427,6 +444,8 @@ class AccessControl(Resource):
     def terraform_locked(self):
         """Whether the project's Terraform lock is on while Terraform manages some of its rules (one
         read per project and task; an older PostHog without the setting has no lock)."""
+        if unknown(project_id_of(self.params)):
+            return False  # a project the plan creates has no rules yet
         path = "/api/projects/%s/access_control_management_settings/" % project_id_of(self.params)
         if path not in self.task.cache:
             try:
@@ -444,11 +463,6 @@ class AccessControl(Resource):
         return explain(error, self.identity())
 
     # --------------------------------------------------------------- prune (organization_state)
-    @classmethod
-    def prune_scopes(cls, project_ids):
-        """Each project's two lists: its own rules, and its resources' (one resource of each kind)."""
-        return [dict(project_id=str(pid), resource=resource) for pid in project_ids for resource in ("project", "dashboard")]
-
     @classmethod
     def doomed(cls, task, params, obj):
         """A rule PostHog has that is to go, named as a person would write it: its role by name, its
@@ -474,7 +488,7 @@ class AccessControl(Resource):
             return []
         wanted = set(one.wanted_key() for one in listed)
         extra = []
-        for resource in ("project", "dashboard"):  # one of each kind: the two lists of the project
+        for resource in LISTS:  # the two lists of the project
             probe = cls(task, dict(params, rules=None, resource=resource), listing)
             for row in listing.objects(probe):
                 if row["id"] in wanted:
@@ -493,9 +507,9 @@ def read_access_controls(task, params):
     subjects = Subjects(task)
     rows = []
     try:
-        for resource in ("project", "dashboard"):
-            rows.extend(read_rules(task, rules_path(project, resource), "reading the access control of project %s"
-                                   % project))
+        for resource in LISTS:
+            rows.extend(read_rules(task, RULES.path(task, dict(params, resource=resource)),
+                                   "reading the access control of project %s" % project))
     except PostHogError as exc:
         raise Failure.of(explain(exc, None))
     if params.get("resource"):
@@ -523,23 +537,23 @@ def export_items(ctx):
     access control API (or refuses the key)."""
     subjects = Subjects(ctx.task)
     items = []
-    for project_id in ctx.project_ids:
-        for resource in ("project", "dashboard"):
-            path = rules_path(project_id, resource)
-            rows = ctx.quietly("access control of project %s" % project_id,
-                               lambda p=path: read_rules(ctx.task, p, "listing the access control of %s" % p))
-            if rows is None:
-                return None
-            for row in rows:
-                item = dict(resource=row.get("resource") or "project", access_level=row.get("access_level"))
-                if row.get("role"):
-                    item["role"] = subjects.role_name(row["role"]) or str(row["role"])
-                elif row.get("organization_member"):
-                    item["member"] = subjects.member_email(row["organization_member"]) or str(row["organization_member"])
-                if project_id != ctx.project_ids[0]:
-                    item["project_id"] = str(project_id)
-                if item["access_level"] is not None:
-                    items.append(item)
+    first = str(ctx.project_ids[0]) if ctx.project_ids else None
+    for scope in RULES.each(ctx.project_ids):
+        path = RULES.path(ctx.task, scope)
+        rows = ctx.quietly("access control of project %s" % scope["project_id"],
+                           lambda p=path: read_rules(ctx.task, p, "listing the access control of %s" % p))
+        if rows is None:
+            return None
+        for row in rows:
+            item = dict(resource=row.get("resource") or "project", access_level=row.get("access_level"))
+            if row.get("role"):
+                item["role"] = subjects.role_name(row["role"]) or str(row["role"])
+            elif row.get("organization_member"):
+                item["member"] = subjects.member_email(row["organization_member"]) or str(row["organization_member"])
+            if scope["project_id"] != first:
+                item["project_id"] = scope["project_id"]
+            if item["access_level"] is not None:
+                items.append(item)
     return items
 
 

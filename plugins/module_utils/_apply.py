@@ -19,30 +19,56 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.posthog.admin.plugins.module_utils._base import Failure
-from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
+from ansible_collections.posthog.admin.plugins.module_utils._client import AmbiguousWrite, PostHogError
 
 
 class Stopped(Failure):
-    """A plan stopped at ``action``: ``done`` were applied before it, ``rest`` were not attempted."""
+    """A plan stopped at ``action``: ``done`` were applied before it, ``rest`` were not attempted, and
+    ``uncertain`` (the failed action, or nothing) may or may not have happened: its failure came after
+    its request was sent (a lost answer, a 5xx, a timeout)."""
 
-    def __init__(self, failure, action, done, rest):
+    def __init__(self, failure, action, done, rest, uncertain=()):
         super(Stopped, self).__init__(failure.msg, **failure.extra)
         self.missing = failure.missing
         self.action = action
         self.done = done
         self.rest = rest
+        self.uncertain = list(uncertain)
+
+
+def post_or_refind(client, path, body, refind, context=None, expect=None):
+    """POST ``body`` to ``path``. When the client cannot tell whether the POST happened (AmbiguousWrite:
+    its answer was lost, a 5xx came after it was sent, it timed out), what ``refind()`` finds on the server
+    (the object the POST made); when that finds nothing (None), the POST again, within the client's retry
+    budget; past it, the error. Without ``refind``, the AmbiguousWrite. The client never calls back into
+    a resource: the engine decides what to re-find (the owner's :meth:`recovery`)."""
+    resume = None
+    while True:
+        try:
+            return client.post(path, body, context=context, expect=expect, resume=resume)
+        except AmbiguousWrite as exc:
+            if refind is None:
+                raise
+            found = refind()
+            if found is not None:
+                return found
+            if exc.resume_wait is None:
+                raise exc.spent()
+            resume = exc
 
 
 def send(client, plan, action):
     """Send ``action``'s request once (tokens resolved); the server's answer."""
     path = plan.resolve(action.path)
     body = plan.resolve(action.body)
-    recover = action.owner.recovery(action, path, body) if action.owner is not None else None
     context = action.owner.context_of(action) if action.owner is not None else action.describe()
     if action.method == "DELETE":
         return client.delete(path, context=context)
+    if action.method == "POST":
+        refind = action.owner.recovery(action, path, body) if action.owner is not None else None
+        return post_or_refind(client, path, body, refind, context=context, expect=action.answers)
     return client.request(action.method, path, json_body=body if action.method != "GET" else None,
-                          context=context, recover=recover, expect=action.answers)
+                          context=context, expect=action.answers)
 
 
 def execute(client, plan):
@@ -58,10 +84,11 @@ def execute(client, plan):
             action.done = action.write  # it was answered: whatever the answer says, the write happened
             action.answer = owner.absorb(action, answer) if owner is not None else answer
         except PostHogError as exc:
+            uncertain = [action] if action.write and getattr(exc, "uncertain", False) else []
             if owner is not None:
                 exc = owner.explain(exc)
             raise Stopped(Failure.of(exc), action, [a for a in actions[:index + 1] if a.done],
-                          [a for a in actions[index + 1:] if a.write])
+                          [a for a in actions[index + 1:] if a.write], uncertain)
         except Failure as failure:
             raise Stopped(failure, action, [a for a in actions[:index + 1] if a.done],
                           [a for a in actions[index + 1:] if a.write])

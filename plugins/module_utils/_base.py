@@ -129,3 +129,4 @@ def fold(value):
     if isinstance(value, (int, float, bool)) or value is None:
         return value
     return None
+

@@ -22,15 +22,17 @@ import datetime
 import re
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     SECRET_MASK,
     UPDATE,
     Failure,
+    Field,
     Resource,
     Scope,
     Step,
     mask,
+    options_of,
     values_match,
 )
 from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
@@ -326,27 +328,79 @@ INCREMENTAL_MODES = ["APPEND", "MERGE"]
 #: Fields only PostHog's newest API has (an older PostHog ignores them: the task fails instead).
 NEWEST_FIELDS = ("incremental_mode", "primary_key", "version_key")
 
+
+def same_query(wanted, current):
+    """Whether two HogQL queries are the same, whitespace aside."""
+    return normalize_query(wanted) == normalize_query(current)
+
+
+def same_timezone(wanted, current):
+    """PostHog answers no timezone for an export scheduled in UTC."""
+    return wanted == (current or "UTC")
+
+
+def wanted_destination(destination):
+    """``destination`` as the task wants it: its type and the config keys given (as PostHog stores
+    them); the integration, named by id or name, is resolved by :meth:`BatchExport.desired`."""
+    config = dict((k, normalize_config_value(k, v)) for k, v in given_config(destination).items())
+    return {"type": destination["type"], "config": config}
+
+
+def destination_change(wanted, now, rotate=False):
+    """The ``destination`` to PATCH onto the server's destination ``now`` for ``wanted`` (its
+    ``type``, ``config`` and, when the task names one, ``integration``), or None when it has it.
+    PostHog never answers a secret, so secrets are sent only with a new type or when ``rotate``
+    (update_secrets: always)."""
+    now = now or {}
+    if now.get("type") != wanted["type"]:
+        return dict(wanted, config=dict(wanted["config"]))
+    public, secret = split_config(wanted["type"], wanted["config"])
+    stored = now.get("config") or {}
+    config = dict((k, v) for k, v in public.items() if not values_match(v, stored.get(k)))
+    if rotate:
+        config.update(secret)
+    change = {"type": wanted["type"], "config": config}
+    if "integration" in wanted and now.get("integration") != wanted["integration"]:
+        change["integration"] = wanted["integration"]
+    if not config and "integration" not in change:
+        return None
+    if "integration" not in change and now.get("integration") is not None:
+        # PostHog's newest code reads the integration of a Databricks, BigQuery, Azure Blob or
+        # Redshift destination from the request alone: a PATCH without it is refused.
+        change["integration"] = now["integration"]
+    return change
+
+
+#: The settings of an export, each described once: the module's options, what the engine sends and
+#: compares, and what organization_state_info exports (in this order) come from here.
+FIELDS = (
+    Field("name", export=False),  # a setting with an id (a rename); organization_state_info writes it first
+    Field("model", option=dict(choices=MODELS)),
+    Field("interval", option=dict(choices=INTERVALS)),
+    Field("start_at", compare=same_instant),
+    Field("end_at", compare=same_instant),
+    Field("timezone", compare=same_timezone),
+    Field("offset_day", "int"),
+    Field("offset_hour", "int"),
+    Field("filters", "list", elements="dict"),
+    Field("hogql_modifiers", "dict"),
+    Field("hogql_query", compare=same_query, locate=lambda obj, resource: current_query(obj)),
+    # secret keys are no_log suboptions; the export writes the public half (export_item)
+    Field("destination", "dict", option=dict(options=destination_argument_spec()["options"]),
+          to_api=wanted_destination, compare=lambda wanted, current: destination_change(wanted, current) is None,
+          export=False),
+    Field("incremental_mode", choices=INCREMENTAL_MODES, export=False),
+    Field("primary_key", "list", elements="str", option=dict(no_log=False), export=False),
+    Field("version_key", "list", elements="str", option=dict(no_log=False), export=False),
+)
+
 ARGUMENT_SPEC = dict(
     state=dict(type="str", default="present", choices=["present", "paused", "absent"]),
     id=dict(type="str"),
-    name=dict(type="str"),
-    model=dict(type="str", choices=MODELS),
-    interval=dict(type="str", choices=INTERVALS),
-    destination=destination_argument_spec(),
     update_secrets=dict(type="str", default="on_create", choices=["on_create", "always"], no_log=False),
-    start_at=dict(type="str"),
-    end_at=dict(type="str"),
-    hogql_query=dict(type="str"),
-    hogql_modifiers=dict(type="dict"),
-    filters=dict(type="list", elements="dict"),
-    timezone=dict(type="str"),
-    offset_day=dict(type="int"),
-    offset_hour=dict(type="int"),
     project_id=dict(type="str"),
-    incremental_mode=dict(type="str", choices=INCREMENTAL_MODES),
-    primary_key=dict(type="list", elements="str", no_log=False),
-    version_key=dict(type="list", elements="str", no_log=False),
 )
+ARGUMENT_SPEC.update(options_of(FIELDS))
 
 BACKFILL_ARGUMENT_SPEC = dict(
     id=dict(type="str"),
@@ -386,6 +440,20 @@ def project_problem(project_id):
     if project_id is not None and not (str(project_id).strip().isdigit() or str(project_id).strip() == "@current"):
         return "project_id must be a project's numeric id or '@current', got %r" % project_id
     return None
+
+
+def given_project(params):
+    """The ``project_id`` of ``params`` (trimmed), or None when not given."""
+    value = params.get("project_id")
+    return str(value).strip() if value is not None and str(value).strip() else None
+
+
+def exports_path(task, params):
+    """Where the exports of ``params`` live: their project's collection (:attr:`BatchExport.SCOPE`), the
+    only one PostHog's newest API has; without project_id, the spec's organization route."""
+    if given_project(params):
+        return BatchExport.SCOPE.path(task, params)
+    return task.org_path(BatchExport.SCOPE.part)
 
 
 def is_route_gone(error):
@@ -492,17 +560,17 @@ class BatchExport(Resource):
     list_option = "batch_exports"
     item_options = ITEM_OPTIONS
     named_by = "name or id"
-    fields = ("model", "interval", "start_at", "end_at", "hogql_query", "hogql_modifiers", "filters", "timezone",
-              "offset_day", "offset_hour") + NEWEST_FIELDS
+    FIELDS = FIELDS
+    # the destination's secret config keys, whatever its type (derived from the destination types)
     secret_paths = tuple("destination.config.%s" % key for key in sorted(all_secret_keys()))
     steps = (UPDATE, PAUSE)
 
     def __init__(self, task, params, listing=None):
         super(BatchExport, self).__init__(task, params, listing)
         destination = params.get("destination")
-        self.dest_type = destination["type"] if destination else None
+        wanted = wanted_destination(destination) if destination else dict(type=None, config={})
+        self.dest_type, self.config = wanted["type"], wanted["config"]
         self.integration_ref = (destination or {}).get("integration")
-        self.config = dict((k, normalize_config_value(k, v)) for k, v in given_config(destination).items())
         self.public, self.secret = split_config(self.dest_type, self.config) if self.dest_type else ({}, {})
         self.sent_secrets = False  # whether this run sends the secrets (then the diff shows them, masked)
         self._integration_id = None
@@ -513,13 +581,10 @@ class BatchExport(Resource):
 
     @property
     def project_id(self):
-        value = self.params.get("project_id")
-        return str(value).strip() if value is not None and str(value).strip() else None
+        return given_project(self.params)
 
     def collection_path(self):
-        if self.project_id:
-            return super(BatchExport, self).collection_path()
-        return self.task.org_path("batch_exports")
+        return exports_path(self.task, self.params)
 
     def validate(self):
         params = self.params
@@ -575,53 +640,22 @@ class BatchExport(Resource):
         return self._integration_id
 
     def desired(self):
+        """The Fields' values; the destination's integration, named by id or by name, as its id (one
+        read of the project's integrations: no Field can say that)."""
         desired = super(BatchExport, self).desired()
-        if self.params.get("id") and self.params.get("name") is not None:
-            desired["name"] = self.params["name"]
-        if self.dest_type:
-            desired["destination"] = {"type": self.dest_type, "config": dict(self.config)}
-            if self.integration_ref is not None:
-                desired["destination"]["integration"] = self.integration_id()
+        if "destination" in desired and self.integration_ref is not None:
+            desired["destination"]["integration"] = self.integration_id()
         return desired
 
-    def read(self, obj, field):
-        if field == "hogql_query":
-            return current_query(obj or {})
-        return super(BatchExport, self).read(obj, field)
+    @property
+    def rotates_secrets(self):
+        """update_secrets: always: the destination's secrets are sent every run."""
+        return self.params.get("update_secrets") == "always"
 
     def equal(self, field, wanted, current):
-        if field in ("start_at", "end_at"):
-            return same_instant(wanted, current)
-        if field == "hogql_query":
-            return normalize_query(wanted) == normalize_query(current)
-        if field == "destination":
-            return self.destination_change(current or {}) is None
-        if field == "timezone":
-            return wanted == (current or "UTC")
+        if field == "destination" and self.rotates_secrets and self.secret:
+            return False  # a task option, not the values, decides: no Field compare can say it
         return super(BatchExport, self).equal(field, wanted, current)
-
-    def destination_change(self, now):
-        """The ``destination`` to PATCH onto the server's destination ``now``, or None when it has it."""
-        wanted_integration = self.integration_id() if self.integration_ref is not None else None
-        if now.get("type") != self.dest_type:
-            change = {"type": self.dest_type, "config": dict(self.config)}
-            if self.integration_ref is not None:
-                change["integration"] = wanted_integration
-            return change
-        stored = now.get("config") or {}
-        config = dict((k, v) for k, v in self.public.items() if not values_match(v, stored.get(k)))
-        if self.params.get("update_secrets") == "always":
-            config.update(self.secret)
-        change = {"type": self.dest_type, "config": config}
-        if self.integration_ref is not None and now.get("integration") != wanted_integration:
-            change["integration"] = wanted_integration
-        if not config and "integration" not in change:
-            return None
-        if "integration" not in change and now.get("integration") is not None:
-            # PostHog's newest code reads the integration of a Databricks, BigQuery, Azure Blob or
-            # Redshift destination from the request alone: a PATCH without it is refused.
-            change["integration"] = now["integration"]
-        return change
 
     def view(self, obj, desired):
         if obj is None:
@@ -640,14 +674,6 @@ class BatchExport(Resource):
         return view
 
     # --------------------------------------------------------------- finding
-    def candidates(self, option, value):
-        try:
-            return super(BatchExport, self).candidates(option, value)
-        except PostHogError as exc:
-            if is_route_gone(exc) and not self.project_id:
-                raise Failure.of(no_organization_route(exc))
-            raise
-
     def guard(self, current):
         """An older PostHog has no incremental exports: it would ignore the fields, and every run would
         send them again. Said before any write, from the exports the look-up read."""
@@ -694,11 +720,7 @@ class BatchExport(Resource):
 
     # --------------------------------------------------------------- writing
     def create_payload(self, desired):
-        payload = dict(desired)
-        payload["name"] = self.params["name"]
-        payload["destination"] = {"type": self.dest_type, "config": dict(self.config)}
-        if self.integration_ref is not None:
-            payload["destination"]["integration"] = self.integration_id()
+        payload = copy.deepcopy(desired)  # the name and the whole destination (missing() saw to both), secrets too
         self.sent_secrets = bool(self.secret)
         if self.want_paused:
             payload["paused"] = True
@@ -715,7 +737,7 @@ class BatchExport(Resource):
                                   "required key of type %s (missing: %s)" % (
                                       self.identity(), now.get("type"), self.dest_type, self.dest_type,
                                       ", ".join(missing)))
-            payload["destination"] = self.destination_change(now)
+            payload["destination"] = destination_change(changes["destination"], now, self.rotates_secrets)
             self.sent_secrets = any(k in payload["destination"]["config"] for k in self.secret)
         if ("offset_day" in payload or "offset_hour" in payload) and "interval" not in payload:
             # PostHog turns the offsets into its schedule only together with the interval.
@@ -832,7 +854,7 @@ class Backfill(Step):
 def backfill_base(resource, export):
     """The export's path through its project (where PostHog takes backfills), else its own."""
     if export.get("team_id") is not None:
-        return "/api/projects/%s/batch_exports/%s/" % (export["team_id"], export["id"])
+        return "%s%s/" % (BatchExport.SCOPE.path(resource.task, dict(project_id=export["team_id"])), export["id"])
     return resource.path_of(export)
 
 
@@ -840,16 +862,12 @@ class BatchExportBackfill(BatchExport):
     """batch_export_backfill: the export found as batch_export finds it; the one step is the backfill."""
 
     list_option = None
-    fields = ()
-    secret_paths = ()
+    FIELDS = ()  # it manages none of the export's fields
     steps = (Backfill(),)
 
     def validate(self):
         problem = project_problem(self.params.get("project_id"))
         return window_problems(self.params, dates=True) + ([problem] if problem else [])
-
-    def desired(self):
-        return {}
 
     def view(self, obj, desired):
         return {}
@@ -876,7 +894,7 @@ def read_batch_exports(task, params):
     problem = project_problem(project_id)
     if problem:
         raise Failure(problem)
-    path = "/api/projects/%s/batch_exports/" % project_id if project_id else task.org_path("batch_exports")
+    path = exports_path(task, params)
     try:
         exports = list_or_get(task, path, params.get("id"), what="batch export", filters=dict(name=params.get("name")))
     except PostHogError as exc:
@@ -888,7 +906,8 @@ def read_batch_exports(task, params):
     for export in exports:
         if not (params.get("runs") or params.get("backfills")):
             break
-        base = "/api/projects/%s/batch_exports/%s/" % (export.get("team_id") or project_id or "@current", export["id"])
+        base = "%s%s/" % (BatchExport.SCOPE.path(task, dict(project_id=export.get("team_id") or project_id)),
+                          export["id"])
         for option in ("runs", "backfills"):
             if params.get(option):
                 export[option] = first_page(task, base + option + "/", "the %s of batch export %r"
@@ -906,21 +925,12 @@ def first_page(task, path, what):
 
 
 # ---------------------------------------------------------------------------------- exporting
-EXPORTED = ("model", "interval", "start_at", "end_at", "timezone", "offset_day", "offset_hour", "filters",
-            "hogql_modifiers")  # the last five: PostHog's newest API
-
-
 def export_item(ctx, obj, integration_names=None):
     destination = obj.get("destination") or {}
     dest_type = destination.get("type")
     config = dict((k, v) for k, v in (destination.get("config") or {}).items() if v is not None)
     item = dict(name=obj.get("name"), state="paused" if obj.get("paused") else "present")
-    for key in EXPORTED:
-        if obj.get(key) not in (None, "", [], {}):
-            item[key] = obj[key]
-    query = current_query(obj)
-    if query:
-        item["hogql_query"] = query
+    item.update(BatchExport.reader().export(obj))
     if dest_type in DESTINATION_TYPES:
         public, dummy = split_config(dest_type, config)
         # A secret key of any destination type is left out, whatever type the export says it is: a
@@ -968,7 +978,7 @@ def export_items(ctx):
     items = []
     for project_id in ctx.project_ids:
         exports = ctx.quietly("batch exports of project %s" % project_id, lambda pid=project_id: ctx.client.list_all(
-            "/api/projects/%s/batch_exports/" % pid, context="listing batch exports of project %s" % pid))
+            BatchExport.SCOPE.path(ctx.task, dict(project_id=pid)), context="listing batch exports of project %s" % pid))
         names = integration_names(ctx, project_id, exports)
         for obj in exports or []:
             item = export_item(ctx, obj, names)

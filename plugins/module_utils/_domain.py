@@ -27,8 +27,9 @@ import re
 import time
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Scope, Step
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Field, options_of
 from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 DOMAIN_RE = re.compile(r"^([a-z0-9]+(-[a-z0-9]+)*\.)+[a-z]{2,}$")
@@ -39,7 +40,6 @@ SSO_ENFORCEMENT_MAX_LENGTH = 28
 SAML_MAX_LENGTH = 512
 SSO_SETTINGS = ("jit_provisioning_enabled", "sso_enforcement")
 SAML_SETTINGS = ("saml_entity_id", "saml_acs_url", "saml_x509_cert")
-SETTINGS = SSO_SETTINGS + SAML_SETTINGS
 # What PostHog stores for a new domain (SSO settings are ignored on create).
 NEW_DOMAIN_DEFAULTS = dict(jit_provisioning_enabled=False, sso_enforcement="", saml_entity_id=None,
                            saml_acs_url=None, saml_x509_cert=None)
@@ -141,15 +141,22 @@ def wait_for_verification(attempt, timeout, interval, clock=time.monotonic, slee
 ITEM_OPTIONS = ("state", "domain", "id", "jit_provisioning_enabled", "sso_enforcement", "saml_entity_id",
                 "saml_acs_url", "saml_x509_cert")
 
-ARGUMENT_SPEC = dict(
-    state=dict(type="str", default="present", choices=["present", "verified", "absent"]),
-    domain=dict(type="str"),
+#: A domain's fields: the domain itself (PostHog keeps it from creation), its SSO settings (SSO_SETTINGS:
+#: refused until the domain is verified, ignored on create) and, in older PostHog, its SAML settings
+#: (SAML_SETTINGS: newer PostHog keeps them in an identity provider configuration).
+FIELDS = (
+    Field("domain", frozen=True),
+    Field("jit_provisioning_enabled", "bool"),
+    Field("sso_enforcement"),
+    Field("saml_entity_id"),
+    Field("saml_acs_url"),
+    Field("saml_x509_cert"),
+)
+
+ARGUMENT_SPEC = dict(state=dict(type="str", default="present", choices=["present", "verified", "absent"]))
+ARGUMENT_SPEC.update(options_of(FIELDS))
+ARGUMENT_SPEC.update(
     id=dict(type="str"),
-    jit_provisioning_enabled=dict(type="bool"),
-    sso_enforcement=dict(type="str"),
-    saml_entity_id=dict(type="str"),
-    saml_acs_url=dict(type="str"),
-    saml_x509_cert=dict(type="str"),
     verify_timeout=dict(type="int", default=60),
     verify_interval=dict(type="int", default=5),
 )
@@ -198,8 +205,7 @@ class Domain(Resource):
     item_options = ITEM_OPTIONS
     lookups = ("id", "domain")
     named_by = "domain or id"
-    fields = SETTINGS
-    frozen = ("domain",)
+    FIELDS = FIELDS
     clock = staticmethod(time.monotonic)
     sleep = staticmethod(time.sleep)
 
@@ -246,12 +252,6 @@ class Domain(Resource):
             self.task.warn("sso_enforcement %r is not a login method PostHog knows (%s); PostHog stores it, but "
                            "enforcement would not match any provider" % (sso, ", ".join(SSO_PROVIDERS)))
         return problems
-
-    def desired(self):
-        desired = super(Domain, self).desired()
-        if self.params.get("id") and self.params.get("domain") is not None:
-            desired["domain"] = self.params["domain"]
-        return desired
 
     def shape(self, obj):
         return with_verification(obj)
@@ -307,9 +307,7 @@ class Domain(Resource):
     # --------------------------------------------------------------- writing
     def create_payload(self, desired):
         """``domain`` and the SAML fields: PostHog stores those on create and ignores the SSO ones."""
-        payload = dict((k, v) for k, v in desired.items() if k in SAML_SETTINGS)
-        payload["domain"] = self.params["domain"]
-        return payload
+        return dict((k, v) for k, v in desired.items() if k not in SSO_SETTINGS)
 
     def predict_create(self, payload):
         """What a create would answer, for check mode (no id or challenge yet)."""
@@ -388,17 +386,16 @@ class Domain(Resource):
 def read_domains(task, params):
     """domain_info: the organization's domains (or one by id or name), each with its TXT record."""
     name = normalise_domain(params.get("domain"))
-    domains = list_or_get(task, task.org_path("domains"), params.get("id"), what="domain",
+    domains = list_or_get(task, Domain.SCOPE.path(task, params), params.get("id"), what="domain",
                           filters=dict(domain=name))
     return dict(domains=[with_verification(d) for d in domains])
 
 
 # ---------------------------------------------------------------------------------- exporting
 def export_item(obj):
-    item = dict(domain=obj.get("domain"), state="verified" if obj.get("is_verified") else "present")
-    for key in SETTINGS:
-        if key in obj and obj.get(key) not in (None, ""):
-            item[key] = obj[key]
+    fields = Domain.reader().export(obj)
+    item = dict(domain=fields.pop("domain", None), state="verified" if obj.get("is_verified") else "present")
+    item.update(fields)
     if not obj.get("is_verified"):  # PostHog refuses SSO settings until the domain is verified
         for key in SSO_SETTINGS:
             item.pop(key, None)
@@ -407,7 +404,7 @@ def export_item(obj):
 
 def export_items(ctx):
     """organization_state_info: the domains, each with a comment when its TXT record is still to publish."""
-    domains = ctx.client.list_all(ctx.org_path("domains"), context="listing domains")
+    domains = ctx.client.list_all(Domain.SCOPE.path(ctx.task, {}), context="listing domains")
     for obj in domains:
         record = verification_record(obj)
         if not obj.get("is_verified") and record.get("value"):

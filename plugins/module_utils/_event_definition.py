@@ -19,7 +19,7 @@ the project's organization only when it differs.
 
 An event carries the project's property groups (``property_groups``, by name): each is an event
 schema (``/api/projects/<id>/event_schemas/``: list, create, delete, no retrieve), which the
-:class:`Groups` step adds and removes (docs/posthog_facts.md §15.3).
+:class:`Groups` step adds and removes (docs/posthog_facts.md §16.3).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -29,7 +29,7 @@ __metaclass__ = type
 import copy
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError, require_object
-from ansible_collections.posthog.admin.plugins.module_utils._module import UUID_RE, list_or_get, project_id_of
+from ansible_collections.posthog.admin.plugins.module_utils._common import UUID_RE, list_or_get, project_id_of
 from ansible_collections.posthog.admin.plugins.module_utils._property_group import project_groups
 from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     Failure,

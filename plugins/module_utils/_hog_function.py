@@ -36,15 +36,16 @@ __metaclass__ = type
 import copy
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import UUID_RE, list_or_get, project_id_of
+from ansible_collections.posthog.admin.plugins.module_utils._common import UUID_RE, list_or_get, project_id_of
 from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     SECRET_MASK,
     Failure,
+    Field,
     Resource,
     Scope,
     Update,
     name_problem,
-    values_match,
+    options_of,
 )
 from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
@@ -52,8 +53,6 @@ TYPES = ("destination", "site_destination", "internal_destination", "source_webh
          "transformation_log")
 MAPPING_TYPES = ("destination", "site_destination")
 COMPILED = ("bytecode", "bytecode_error", "transpiled")
-MANAGED = ("name", "description", "icon_url", "enabled", "hog", "filters", "masking", "mappings", "execution_order",
-           "type", "template_id", "inputs_schema", "inputs", "secret_inputs")
 ITEM_OPTIONS = ("state", "id", "name", "type", "template_id", "description", "icon_url", "enabled", "hog",
                 "inputs_schema", "inputs", "secret_inputs", "update_secrets", "filters", "masking", "mappings",
                 "execution_order")
@@ -62,26 +61,6 @@ MSG_NO_ROUTE = ("this PostHog serves no hog functions API (older PostHog): %s an
 MSG_STALE = ("%s was changed in PostHog after this task read it (PostHog compares base_updated_at with the "
              "function's updated_at and answered 409); nothing was written. Run the task again to apply it to the "
              "current function.")
-
-ARGUMENT_SPEC = dict(
-    state=dict(type="str", default="present", choices=["present", "absent"]),
-    id=dict(type="str"),
-    name=dict(type="str"),
-    type=dict(type="str", choices=list(TYPES)),
-    template_id=dict(type="str"),
-    description=dict(type="str"),
-    icon_url=dict(type="str"),
-    enabled=dict(type="bool"),
-    hog=dict(type="str"),
-    inputs_schema=dict(type="list", elements="dict"),
-    inputs=dict(type="dict"),
-    secret_inputs=dict(type="dict", no_log=True),
-    update_secrets=dict(type="str", default="on_create", choices=["on_create", "always"], no_log=False),
-    filters=dict(type="dict"),
-    masking=dict(type="dict"),
-    mappings=dict(type="list", elements="dict"),
-    execution_order=dict(type="int"),
-)
 
 INFO_ARGUMENT_SPEC = dict(
     id=dict(type="str"),
@@ -106,18 +85,41 @@ def is_marker(item):
     return isinstance(item, dict) and item.get("secret") is True and "value" not in item
 
 
-def public_inputs(obj):
-    """The non-secret inputs of a function as ``{key: {"value": ..., "templating"?: ...}}``."""
+def secret_keys(obj, *schemas):
+    """The keys of ``obj``'s inputs that are secret, whatever shape the answer gives their values: those
+    its inputs schema or its template's marks ``secret`` (PostHog answers the function with its
+    ``template``, whose schema the function was made from), those of ``schemas`` (the task's), and any
+    read back as the marker. A server answering a secret as ``{"value": ...}`` does not make it public."""
+    obj = obj if isinstance(obj, dict) else {}
+    template = obj.get("template") if isinstance(obj.get("template"), dict) else {}
+    keys = set()
+    for schema in (obj.get("inputs_schema"), template.get("inputs_schema")) + schemas:
+        for item in schema if isinstance(schema, list) else []:
+            if isinstance(item, dict) and item.get("secret") and item.get("key") is not None:
+                keys.add(str(item["key"]))
+    inputs = obj.get("inputs") if isinstance(obj.get("inputs"), dict) else {}
+    keys.update(key for key, item in inputs.items() if is_marker(item))
+    return keys
+
+
+def public_inputs(obj, secret=None):
+    """The non-secret inputs of a function as ``{key: {"value": ..., "templating"?: ...}}``: never an
+    input :func:`secret_keys` (or ``secret``, the caller's wider set) calls secret."""
+    secret = secret_keys(obj) if secret is None else secret
+    inputs = (obj or {}).get("inputs") if isinstance((obj or {}).get("inputs"), dict) else {}
     found = {}
-    for key, item in ((obj or {}).get("inputs") or {}).items():
-        if isinstance(item, dict) and not is_marker(item):
+    for key, item in inputs.items():
+        if isinstance(item, dict) and not is_marker(item) and key not in secret:
             found[key] = dict((k, copy.deepcopy(v)) for k, v in item.items() if k in ("value", "templating"))
     return found
 
 
-def stored_secrets(obj):
-    """The keys of the secret inputs a function has a value for (read back as markers)."""
-    return sorted(key for key, item in ((obj or {}).get("inputs") or {}).items() if is_marker(item))
+def stored_secrets(obj, secret=None):
+    """The keys of the secret inputs a function has a value for (read back as markers, or echoed)."""
+    secret = secret_keys(obj) if secret is None else secret
+    inputs = (obj or {}).get("inputs") if isinstance((obj or {}).get("inputs"), dict) else {}
+    return sorted(key for key, item in inputs.items() if key in secret and (
+        is_marker(item) or (isinstance(item, dict) and item.get("value") not in (None, ""))))
 
 
 def wrap(values):
@@ -158,6 +160,58 @@ def stored_filters(filters):
     return dict({"source": "events"}, **filters)
 
 
+def template_of(obj):
+    """The template a function was made from: write-only ``template_id``, read back as ``template.id``."""
+    return (obj.get("template") or {}).get("id") or obj.get("template_id")
+
+
+def same_text(wanted, current):
+    """PostHog answers an empty text as null or ``""`` alike."""
+    return (wanted or "") == (current or "")
+
+
+def input_values(inputs):
+    """Inputs as the task writes them (``{key: value}``) from ``{key: {"value": value}}``."""
+    return dict((key, item.get("value")) for key, item in sorted(inputs.items()))
+
+
+def secrets_stored(wanted, current):
+    """Whether PostHog has a value for each secret input the task gives (it never answers one)."""
+    return all(key in (current or []) for key in wanted)
+
+
+#: What a function is, each field described once: the module's options, what the engine sends and
+#: compares, and what organization_state_info exports (in this order) come from here.
+FIELDS = (
+    Field("name", export=False),  # organization_state_info writes it first
+    Field("type", option=dict(choices=list(TYPES)), frozen=True),
+    Field("template_id", frozen=True, locate=lambda obj, resource: template_of(obj)),
+    Field("description", compare=same_text),
+    Field("icon_url"),
+    Field("enabled", "bool"),
+    Field("hog"),
+    Field("inputs_schema", "list", elements="dict"),  # not exported with a template: the template's
+    # PostHog replaces the inputs as a whole: update_payload sends the stored non-secret ones too
+    Field("inputs", "dict", to_api=wrap, to_user=input_values,
+          locate=lambda obj, resource: public_inputs(obj, resource.secret_keys(obj))),
+    Field("filters", "dict", to_api=stored_filters, from_api=strip_compiled),
+    Field("masking", "dict", from_api=strip_compiled),
+    Field("mappings", "list", elements="dict",
+          from_api=lambda mappings: strip_compiled(mappings, COMPILED + ("order",))),
+    Field("execution_order", "int"),
+    # never answered: compared by whether PostHog has one (and always sent with update_secrets: always)
+    Field("secret_inputs", "dict", secret=True, compare=secrets_stored,
+          locate=lambda obj, resource: stored_secrets(obj, resource.secret_keys(obj))),
+)
+
+ARGUMENT_SPEC = dict(
+    state=dict(type="str", default="present", choices=["present", "absent"]),
+    id=dict(type="str"),
+    update_secrets=dict(type="str", default="on_create", choices=["on_create", "always"], no_log=False),
+)
+ARGUMENT_SPEC.update(options_of(FIELDS))
+
+
 class HogUpdate(Update):
     """The update, where a 409 may be this task's own earlier attempt (a retried PATCH whose first
     answer was lost): re-read, and when the function already is as wanted, the update is done."""
@@ -175,7 +229,9 @@ class HogUpdate(Update):
                 raise exc
             desired = resource.desired()
             secrets = desired.pop("secret_inputs", None) or {}
-            if fresh is None or resource.changes(fresh, desired) or any(k not in stored_secrets(fresh) for k in secrets):
+            if fresh is None or resource.changes(fresh, desired):
+                raise exc
+            if any(k not in stored_secrets(fresh, resource.secret_keys(fresh)) for k in secrets):
                 raise exc
             return fresh
 
@@ -192,14 +248,13 @@ class HogFunction(Resource):
     list_option = "hog_functions"
     item_options = ITEM_OPTIONS
     named_by = "name or id"
-    fields = MANAGED
-    frozen = ("type", "template_id")
+    folded = ("id",)  # a UUID, in any case
+    FIELDS = FIELDS
     steps = (HOG_UPDATE,)
 
     def __init__(self, task, params, listing=None):
         super(HogFunction, self).__init__(task, params, listing)
         self.sent_secrets = False  # whether this run sends the secret inputs (then the diff shows them, masked)
-
 
     def identity(self):
         option, value = self.lookup()
@@ -211,6 +266,17 @@ class HogFunction(Resource):
 
     def label(self):
         return super(HogFunction, self).identity()
+
+    def secret_keys(self, obj):
+        """The inputs of ``obj`` that are secret: by its schema or its template's (:func:`secret_keys`), the
+        task's ``inputs_schema``, the task's ``secret_inputs``, and the template this task read."""
+        params = self.params or {}
+        task = getattr(self, "task", None)
+        template = (task.cache.get("hog_function_templates") or {}).get(params.get("template_id")) \
+            if task is not None and params.get("template_id") else None
+        keys = secret_keys(obj, params.get("inputs_schema"), (template or {}).get("inputs_schema"))
+        keys.update(params.get("secret_inputs") or {})
+        return keys
 
     def validate(self):
         params = self.params
@@ -241,9 +307,6 @@ class HogFunction(Resource):
             if not item.get("key"):
                 problems.append("inputs_schema[%d] needs a key" % index)
         return problems
-
-    def identities(self):
-        return [(k, v.lower() if k == "id" else v) for k, v in super(HogFunction, self).identities()]
 
     # --------------------------------------------------------------- finding
     def list_query(self, option=None):
@@ -296,38 +359,15 @@ class HogFunction(Resource):
         return (read_template(self.task, template_id) or {}).get("inputs_schema") or []
 
     # ------------------------------------------------------------- comparing
-    def desired(self):
-        desired = super(HogFunction, self).desired()
-        if "inputs" in desired:
-            desired["inputs"] = wrap(desired["inputs"])
-        if isinstance(desired.get("filters"), dict):
-            desired["filters"] = stored_filters(desired["filters"])
-        return desired
-
-    def read(self, obj, field):
-        obj = obj or {}
-        if field == "template_id":
-            return (obj.get("template") or {}).get("id") or obj.get("template_id")
-        if field == "inputs":
-            return public_inputs(obj)
-        if field == "secret_inputs":
-            return stored_secrets(obj)
-        if field in ("filters", "masking", "mappings"):
-            return strip_compiled(obj.get(field), COMPILED + ("order",) if field == "mappings" else COMPILED)
-        return obj.get(field)
 
     def equal(self, field, wanted, current):
-        if field == "secret_inputs":
-            if self.params.get("update_secrets") == "always":
-                return False
-            return all(key in (current or []) for key in wanted)
-        if field in ("description",):
-            return (wanted or "") == (current or "")
-        return values_match(wanted, current)
+        if field == "secret_inputs" and self.params.get("update_secrets") == "always":
+            return False  # a task option, not the values, decides: no Field compare can say it
+        return super(HogFunction, self).equal(field, wanted, current)
 
     def shape(self, obj):
         """The function as returned: an echoed value of a secret input masked, as hog_function_info does."""
-        return masked_secrets(super(HogFunction, self).shape(obj))
+        return masked_secrets(super(HogFunction, self).shape(obj), self.secret_keys(obj))
 
     def view(self, obj, desired):
         if obj is None:
@@ -335,7 +375,7 @@ class HogFunction(Resource):
         shown = dict((k, v) for k, v in desired.items() if k != "secret_inputs")
         view = super(HogFunction, self).view(obj, shown)
         if "secret_inputs" in desired:
-            stored = stored_secrets(obj)
+            stored = stored_secrets(obj, self.secret_keys(obj))
             view["secret_inputs"] = dict((k, SECRET_MASK) for k in sorted(desired["secret_inputs"])
                                          if k in stored or self.sent_secrets)
         return view
@@ -364,7 +404,7 @@ class HogFunction(Resource):
         if "inputs" in changes or "secret_inputs" in changes:
             # PostHog replaces the inputs as a whole: send the stored non-secret ones with the changes.
             # Secrets left out keep their stored value.
-            inputs = public_inputs(current)
+            inputs = public_inputs(current, self.secret_keys(current))
             inputs.update(wrap(self.params.get("inputs")))
             if "secret_inputs" in changes:
                 inputs.update(wrap(self.params.get("secret_inputs")))
@@ -379,7 +419,8 @@ class HogFunction(Resource):
         payload = self.update_payload(current, changes)
         payload.pop("base_updated_at", None)
         if "inputs" in payload:
-            secrets = set(stored_secrets(current)) | set(self.params.get("secret_inputs") or {})
+            secrets = set(stored_secrets(current, self.secret_keys(current)))
+            secrets.update(self.params.get("secret_inputs") or {})
             inputs = dict((k, v) for k, v in payload.pop("inputs").items() if k not in secrets)
             inputs.update(dict((k, {"secret": True}) for k in secrets))
             after["inputs"] = inputs
@@ -398,11 +439,15 @@ class HogFunction(Resource):
         return error
 
 
+#: The project's hog function templates (PostHog's, read only).
+TEMPLATES = Scope("project", "hog_function_templates")
+
+
 def read_template(task, template_id):
     """A template of the project's PostHog (one GET, remembered for the task), or a Failure."""
     templates = task.cache.setdefault("hog_function_templates", {})
     if template_id not in templates:
-        path = "/api/projects/%s/hog_function_templates/%s/" % (task.project_id, template_id)
+        path = "%s%s/" % (TEMPLATES.path(task, task.params), template_id)
         found = task.client.get_or_none(path, context="reading hog function template %s" % template_id)
         if found is None:
             raise Failure("no hog function template %r in this PostHog (%s answered 404); list the templates with "
@@ -428,7 +473,7 @@ def _listed(task, path, *args, **kwargs):
 def read_hog_functions(task, params):
     """hog_function_info: the project's hog functions (or one), or its templates."""
     if params.get("templates") or params.get("template_id"):
-        path = "/api/projects/%s/hog_function_templates/" % task.project_id
+        path = TEMPLATES.path(task, params)
         query = {"types": ",".join(params.get("type") or TYPES)}
         found = _listed(task, path, params.get("template_id"), params=query, what="hog function template")
         if params.get("name"):
@@ -436,7 +481,7 @@ def read_hog_functions(task, params):
         return dict(templates=found)
     if params.get("id") is not None and not UUID_RE.match(params["id"].strip()):
         raise Failure("id must be a hog function's UUID, got %r" % params["id"])
-    path = "/api/projects/%s/hog_functions/" % task.project_id
+    path = HogFunction.SCOPE.path(task, params)
     query = {"full": "true", "type": ",".join(params.get("type") or TYPES)}
     functions = _listed(task, path, params.get("id"), params=query, what="hog function",
                         filters=dict(name=params.get("name")))
@@ -445,14 +490,13 @@ def read_hog_functions(task, params):
     return dict(hog_functions=[masked_secrets(f) for f in functions])
 
 
-def masked_secrets(obj):
-    """A function as read, any value of an input its schema calls secret masked (PostHog answers the
-    marker ``{"secret": true}`` alone; a server that echoed a value would not have it printed), and
-    ``encrypted_inputs`` too."""
+def masked_secrets(obj, secret=None):
+    """A function as read, any value of an input that is secret (:func:`secret_keys`, or ``secret``) masked
+    (PostHog answers the marker ``{"secret": true}`` alone; a server that echoed a value would not have it
+    printed), and ``encrypted_inputs`` too."""
     if not isinstance(obj, dict):
         return obj
-    schema = obj.get("inputs_schema") if isinstance(obj.get("inputs_schema"), list) else []
-    secret = set(i.get("key") for i in schema if isinstance(i, dict) and i.get("secret"))
+    secret = secret_keys(obj) if secret is None else secret
     inputs = obj.get("inputs") if isinstance(obj.get("inputs"), dict) else {}
     echoed = [k for k in secret if k in inputs and not is_marker(inputs[k])]
     if not echoed and not obj.get("encrypted_inputs"):
@@ -467,21 +511,11 @@ def masked_secrets(obj):
 
 
 # ---------------------------------------------------------------------------------- exporting
-EXPORTED = ("type", "template_id", "description", "icon_url", "enabled", "hog", "inputs_schema", "inputs", "filters",
-            "masking", "mappings", "execution_order")
-
-
 def export_item(ctx, obj):
-    reader = HogFunction.reader()
     item = dict(name=obj.get("name"))
-    for field in EXPORTED:
-        value = reader.read(obj, field)
-        if field == "inputs":
-            value = dict((k, v.get("value")) for k, v in sorted(value.items()))
-        if field == "inputs_schema" and reader.read(obj, "template_id"):
-            continue  # the template's: a function made from a template takes its schema from it
-        if value not in (None, "", [], {}):
-            item[field] = value
+    item.update(HogFunction.reader().export(obj))
+    if item.get("template_id"):
+        item.pop("inputs_schema", None)  # the template's: a function made from a template takes its schema from it
     secrets = stored_secrets(obj)
     if secrets:
         ctx.comment("hog_functions", obj.get("name"), (
@@ -497,7 +531,7 @@ def export_items(ctx):
     items = []
     for project_id in ctx.project_ids:
         found = ctx.quietly("hog functions of project %s" % project_id, lambda pid=project_id: ctx.client.list_all(
-            "/api/projects/%s/hog_functions/" % pid, params=HogFunction.reader().list_query(),
+            HogFunction.SCOPE.path(ctx.task, dict(project_id=pid)), params=HogFunction.reader().list_query(),
             context="listing hog functions of project %s" % pid))
         if found is None:
             return None

@@ -27,16 +27,18 @@ __metaclass__ = type
 import copy
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     SECRET_MASK,
     UPDATE,
     Failure,
+    Field,
     Resource,
     Scope,
     Step,
     mask,
     name_problem,
+    options_of,
 )
 from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
@@ -44,32 +46,56 @@ CONFIG_SCOPES = ["saml", "oidc", "scim", "xaa"]
 DOMAIN_SCOPES = ["selected", "all"]
 SAML_FIELDS = ("saml_entity_id", "saml_acs_url", "saml_x509_cert")
 OIDC_FIELDS = ("oidc_issuer_url", "oidc_client_id")
-FIELDS = ("config_scope", "domain_scope") + SAML_FIELDS + OIDC_FIELDS + (
-    "scim_enabled", "id_jag_issuer_url", "id_jag_jwks_url", "id_jag_allowed_clients")
 NAME_MAX_LENGTH = 255
 ROUTE_GONE = "Endpoint not found."
 DOMAIN_MODULE_WAY = ("older PostHog keeps SAML on the domain itself: set saml_entity_id, saml_acs_url and "
                      "saml_x509_cert with posthog.admin.domain")
 
+
+def same_domain_scope(wanted, current):
+    """PostHog answers no ``domain_scope`` for a configuration of selected domains (its default)."""
+    return wanted == ("selected" if current is None else current)
+
+
+def same_ids(wanted, current):
+    """Domain ids, in any order (PostHog answers UUIDs as strings)."""
+    return sorted(str(i) for i in wanted) == sorted(str(i) for i in current or [])
+
+
+def saved_flag(field):
+    """What PostHog answers for a write-only Field: ``has_<field>``, whether one is saved."""
+    return "has_%s" % field.api
+
+
+#: A configuration's fields, each described once (PostHog's names). The OIDC client secret is
+#: write-only (PostHog answers only has_oidc_client_secret); the domains are given by name and sent as
+#: PostHog's ids (organization_domain_ids), exported by name beside the fields. The scopes' choices keep
+#: PostHog's order (the option's error message lists them so).
+FIELDS = (
+    Field("name"),
+    Field("config_scope", option=dict(choices=CONFIG_SCOPES)),
+    Field("domain_scope", option=dict(choices=DOMAIN_SCOPES), compare=same_domain_scope),
+    Field("saml_entity_id"),
+    Field("saml_acs_url"),
+    Field("saml_x509_cert"),
+    Field("oidc_issuer_url"),
+    Field("oidc_client_id"),
+    Field("oidc_client_secret", secret=True),
+    Field("scim_enabled", "bool"),
+    Field("id_jag_issuer_url"),
+    Field("id_jag_jwks_url"),
+    Field("id_jag_allowed_clients", "list", elements="str", unordered=True),
+    Field("domains", "list", elements="str", api="organization_domain_ids", compare=same_ids, export=False),
+)
+
 ARGUMENT_SPEC = dict(
     state=dict(type="str", default="present", choices=["present", "absent"]),
     id=dict(type="str"),
-    name=dict(type="str"),
-    config_scope=dict(type="str", choices=CONFIG_SCOPES),
-    domain_scope=dict(type="str", choices=DOMAIN_SCOPES),
-    domains=dict(type="list", elements="str"),
-    saml_entity_id=dict(type="str"),
-    saml_acs_url=dict(type="str"),
-    saml_x509_cert=dict(type="str"),
-    oidc_issuer_url=dict(type="str"),
-    oidc_client_id=dict(type="str"),
-    oidc_client_secret=dict(type="str", no_log=True),
+)
+ARGUMENT_SPEC.update(options_of(FIELDS))
+ARGUMENT_SPEC.update(
     update_secrets=dict(type="str", default="on_create", choices=["on_create", "always"], no_log=False),
-    scim_enabled=dict(type="bool"),
     regenerate_scim_token=dict(type="bool", default=False),
-    id_jag_issuer_url=dict(type="str"),
-    id_jag_jwks_url=dict(type="str"),
-    id_jag_allowed_clients=dict(type="list", elements="str"),
 )
 
 INFO_ARGUMENT_SPEC = dict(
@@ -135,10 +161,8 @@ class RegenerateScimToken(Step):
     def absorb(self, resource, action, answer):
         if not isinstance(answer, dict):
             raise Failure("%s: PostHog answered POST %s without the new token" % (resource.identity(), action.path))
-        token = answer.get("scim_bearer_token")
         obj = dict(answer) if answer.get("id") is not None else dict(resource.applied)
-        resource.created_token = token
-        return dict(obj, scim_bearer_token=token)
+        return dict(obj, scim_bearer_token=answer.get("scim_bearer_token"))
 
 
 REGENERATE = RegenerateScimToken()
@@ -151,17 +175,12 @@ class IdentityProviderConfig(Resource):
     return_key = "identity_provider_config"
     SCOPE = Scope("organization", "identity_provider_configs")
     lookups = ("id", "name")
-    fields = FIELDS
-    unordered = ("id_jag_allowed_clients",)
-    secret_paths = ("oidc_client_secret",)
+    FIELDS = FIELDS
     steps = (UPDATE, REGENERATE)
 
     def __init__(self, task, params, listing=None):
         super(IdentityProviderConfig, self).__init__(task, params, listing)
-        self.created_token = None   # the plain SCIM token an answer of this run carried
-        self.sent_secret = False
-        self._domain_ids = None
-
+        self._domain_ids = None  # the ids of the domains named, looked up once (each unverified one warned once)
 
     def validate(self):
         params = self.params
@@ -221,102 +240,74 @@ class IdentityProviderConfig(Resource):
         return self._domain_ids
 
     def desired(self):
+        """The fields the task sets, its domains as PostHog's ids."""
         desired = super(IdentityProviderConfig, self).desired()
-        if self.params.get("id") and self.params.get("name") is not None:
-            desired["name"] = self.params["name"]
-        ids = self.domain_ids()
-        if ids is not None:
-            desired["organization_domain_ids"] = ids
-        if self.params.get("oidc_client_secret") is not None:
-            desired["oidc_client_secret"] = self.params["oidc_client_secret"]
+        if "domains" in desired:
+            desired["domains"] = self.domain_ids()
         return desired
 
     def read(self, obj, field):
-        if field == "oidc_client_secret":  # write-only: PostHog only says whether one is saved
-            return bool((obj or {}).get("has_oidc_client_secret"))
+        """A write-only field as PostHog tells of it: masked when one is saved, else None."""
+        described = self.field_map.get(field)
+        if described is not None and described.write_only:
+            return SECRET_MASK if (obj or {}).get(saved_flag(described)) else None
         return super(IdentityProviderConfig, self).read(obj, field)
 
     def equal(self, field, wanted, current):
-        if field == "oidc_client_secret":
+        described = self.field_map.get(field)
+        if described is not None and described.write_only:
             # Never readable: sent on create, with update_secrets=always, or when PostHog has none (or
             # has one and an empty string asks to remove it).
             return self.params.get("update_secrets") != "always" and bool(wanted) == bool(current)
-        if field == "organization_domain_ids":
-            return sorted(str(i) for i in wanted) == sorted(str(i) for i in current or [])
-        if field in ("domain_scope", "config_scope") and current is None:
-            return wanted in (None, "selected") if field == "domain_scope" else wanted is None
         return super(IdentityProviderConfig, self).equal(field, wanted, current)
 
     def view(self, obj, desired):
+        """The managed fields; the domains by name, as the task gives them."""
         view = super(IdentityProviderConfig, self).view(obj, desired)
-        if obj is not None and "oidc_client_secret" in view:
-            saved = self.sent_secret or obj.get("has_oidc_client_secret")
-            view["oidc_client_secret"] = SECRET_MASK if saved else None
-        if "organization_domain_ids" in view:
+        if "domains" in view:
             names = dict((d.get("id"), d.get("domain")) for d in self.organization_domains(read=False) or [])
-            view["domains"] = sorted(names.get(i, i) for i in view.pop("organization_domain_ids") or [])
+            view["domains"] = sorted(names.get(i, i) for i in view["domains"] or [])
         return view
-
-    def shape(self, obj):
-        """The configuration as returned: an echoed OIDC client secret masked, as the info module does."""
-        return mask(copy.deepcopy(obj), self.secret_paths) if obj else obj
 
     # --------------------------------------------------------------- writing
     def missing(self):
-        option, dummy = self.lookup()
-        if option == self.id_option:
-            return "%s not found; omit id to create a new one" % self.identity()
-        if not self.params.get("config_scope"):
+        why = super(IdentityProviderConfig, self).missing()
+        if why is None and not self.params.get("config_scope"):
             return ("%s does not exist; to create it, give config_scope (saml, oidc, scim or xaa): PostHog cannot "
                     "delete a configuration without one" % self.identity())
-        return None
+        return why
 
     def create_payload(self, desired):
         payload = dict(desired)
-        payload["name"] = self.params["name"]
         if payload.get("scim_enabled") is False:
             # A new configuration has SCIM off, and PostHog refuses any scim_enabled value, false
             # included, from an organization whose plan lacks SCIM (an exported document says false).
             del payload["scim_enabled"]
-        self.sent_secret = bool(payload.get("oidc_client_secret"))
         return payload
+
+    def predicted(self, obj, payload):
+        """``obj`` with ``payload`` (by field) as PostHog will answer it: a write-only field as whether one
+        is saved."""
+        for name, value in payload.items():
+            described = self.field_map[name]
+            if described.write_only:
+                obj[saved_flag(described)] = bool(value)
+            else:
+                obj[described.api] = value
+        if "scim_enabled" in payload:
+            obj["has_scim"] = bool(payload["scim_enabled"])
+        return obj
 
     def predict_create(self, payload):
-        obj = dict((f, None) for f in FIELDS)
+        obj = dict((f.api, None) for f in FIELDS if not f.write_only)
         obj.update(id=None, scim_enabled=False, organization_domain_ids=[], has_saml=False, has_oidc=False,
                    has_scim=False, has_oidc_client_secret=False, scim_bearer_token=None)
-        obj.update(dict((k, v) for k, v in payload.items() if k != "oidc_client_secret"))
-        obj["has_oidc_client_secret"] = bool(payload.get("oidc_client_secret"))
+        obj = self.predicted(obj, payload)
         obj["has_saml"] = all(obj.get(f) for f in SAML_FIELDS)
-        obj["has_scim"] = bool(obj.get("scim_enabled"))
         return obj
-
-    def after_create(self, obj, payload):
-        self.created_token = obj.get("scim_bearer_token")
-        return obj
-
-    def update_payload(self, current, changes):
-        payload = dict(changes)
-        if "oidc_client_secret" in payload:
-            self.sent_secret = bool(payload["oidc_client_secret"])
-        return payload
 
     def predict_update(self, current, changes):
-        after = copy.deepcopy(current)
-        for key, value in self.update_payload(current, changes).items():
-            if key == "oidc_client_secret":
-                after["has_oidc_client_secret"] = bool(value)
-            else:
-                after[key] = value
-        if "scim_enabled" in changes:
-            after["has_scim"] = bool(changes["scim_enabled"])
-        return after
-
-    def absorb(self, action, answer):
-        obj = super(IdentityProviderConfig, self).absorb(action, answer)
-        if action.verb == "updated" and isinstance(obj, dict) and obj.get("scim_bearer_token"):
-            self.created_token = obj["scim_bearer_token"]
-        return obj
+        return self.predicted(copy.deepcopy(current), changes)
 
     def explain(self, error):
         if error.status == 404 and (error.detail or "") == ROUTE_GONE:
@@ -329,9 +320,9 @@ class IdentityProviderConfig(Resource):
 
 def read_identity_provider_configs(task, params):
     """identity_provider_config_info: the organization's configurations (or one), by name, scope and domain."""
-    path = task.org_path("identity_provider_configs")
     try:
-        configs = list_or_get(task, path, params.get("id"), what="identity provider configuration",
+        configs = list_or_get(task, IdentityProviderConfig.SCOPE.path(task, params), params.get("id"),
+                              what="identity provider configuration",
                               filters=dict(name=params.get("name"), config_scope=params.get("config_scope")))
     except PostHogError as exc:
         if exc.status == 404 and (exc.detail or "") == ROUTE_GONE:
@@ -350,11 +341,7 @@ def read_identity_provider_configs(task, params):
 
 # ---------------------------------------------------------------------------------- exporting
 def export_item(obj, domain_names):
-    item = dict(name=obj.get("name"))
-    for field in FIELDS:
-        value = obj.get(field)
-        if value not in (None, "", []):
-            item[field] = value
+    item = IdentityProviderConfig.reader().export(obj)
     ids = obj.get("organization_domain_ids") or []
     if ids and obj.get("domain_scope") != "all":
         item["domains"] = sorted(domain_names.get(i, str(i)) for i in ids)
@@ -364,7 +351,8 @@ def export_item(obj, domain_names):
 def export_items(ctx):
     """organization_state_info: the identity provider configurations, their domains by name (the OIDC
     client secret, never returned, named in a comment); None where PostHog has no such API."""
-    configs = ctx.listed("identity provider configurations", "identity_provider_configs")
+    configs = ctx.quietly("identity provider configurations", lambda: ctx.client.list_all(
+        IdentityProviderConfig.SCOPE.path(ctx.task, {}), context="listing identity provider configurations"))
     if configs is None:
         return None
     domains = ctx.client.list_all(ctx.org_path("domains"), context="listing domains")  # read once (remembered)

@@ -8,7 +8,7 @@
 """Integrations of a project: the credentials batch exports write with. The Resource behind
 posthog.admin.integration, integration_info's read, and the document's ``integrations`` section.
 
-PostHog's rules (``posthog/api/integration.py``, ``posthog/models/integration/``; docs/posthog_facts.md §15.1):
+PostHog's rules (``posthog/api/integration.py``, ``posthog/models/integration/``; docs/posthog_facts.md §16.1):
 
 * ``POST /api/projects/<id>/integrations/`` with ``kind`` and ``config`` makes the credential kinds
   (:data:`KINDS`); PostHog splits ``config`` into what it shows and ``sensitive_config``, which it
@@ -34,7 +34,7 @@ import copy
 import re
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     SECRET_MASK,
     Failure,

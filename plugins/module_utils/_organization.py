@@ -12,7 +12,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import UUID_RE, list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._common import UUID_RE, list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     Field,
     Resource,

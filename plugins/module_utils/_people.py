@@ -27,7 +27,14 @@ import copy
 import uuid as uuid_module
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError, require_object
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Planner, Resource, Scope
+from ansible_collections.posthog.admin.plugins.module_utils._resource import (
+    Failure,
+    Field,
+    Planner,
+    Resource,
+    Scope,
+    options_of,
+)
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import (
     add_request,
     check_membership,
@@ -123,12 +130,25 @@ def level_name(number):
         return str(number)
 
 
+LEVEL_CHOICES = ["member", "admin", "owner"]
+
+
+def level_field(**option):
+    """A person's level: named in the options (member, admin, owner), sent and compared as PostHog's
+    number (1, 8, 15), shown and exported by name again."""
+    return Field("level", option=dict(option, choices=LEVEL_CHOICES), to_api=level_number, to_user=level_name)
+
+
+#: A member's or an invite's level.
+LEVEL = level_field()
+
+
 def with_level_name(obj):
     """A copy of a member or invite with ``level_name`` next to PostHog's ``level`` number."""
     if not isinstance(obj, dict):
         return obj
     result = copy.deepcopy(obj)
-    result["level_name"] = level_name(obj.get("level"))
+    result["level_name"] = LEVEL.to_user(obj.get("level"))
     return result
 
 
@@ -198,14 +218,60 @@ def explain(exc):
 
 
 # ------------------------------------------------------------------------------------ indexes
+class MemberIndex(dict):
+    """{email key: member}, where a key two members share (addresses that differ only in case: PostHog's
+    users are unique by exact address) is refused wherever it is looked up, naming both: the person the
+    task means could be either, and picking one would give a role, a rule or a level to the wrong
+    account. Iterating gives every member (twins too): what is not looked up is not chosen."""
+
+    def __init__(self, members):
+        super(MemberIndex, self).__init__()
+        self.twins = {}
+        for member in members:
+            email = member_email(member)
+            if not email:
+                continue
+            key = email.lower()
+            if key in self.twins:
+                self.twins[key].append(member)
+            elif dict.__contains__(self, key):
+                self.twins[key] = [dict.pop(self, key), member]
+            else:
+                dict.__setitem__(self, key, member)
+
+    def _refuse(self, key):
+        twins = self.twins[key]
+        raise Failure("%s could be any of %d members whose e-mail addresses differ only in case (%s); PostHog "
+                      "keeps them as separate accounts, so posthog.admin will not choose one: remove or rename "
+                      "the extra account in PostHog, then run this again"
+                      % (key, len(twins), ", ".join("%s (member id %s)" % (member_email(m), m.get("id"))
+                                                    for m in twins)))
+
+    def __contains__(self, key):
+        if isinstance(key, str) and key in self.twins:
+            self._refuse(key)
+        return dict.__contains__(self, key)
+
+    def __getitem__(self, key):
+        if isinstance(key, str) and key in self.twins:
+            self._refuse(key)
+        return dict.__getitem__(self, key)
+
+    def get(self, key, default=None):
+        if isinstance(key, str) and key in self.twins:
+            self._refuse(key)
+        return dict.get(self, key, default)
+
+    def items(self):
+        return list(dict.items(self)) + [(key, m) for key, twins in self.twins.items() for m in twins]
+
+    def values(self):
+        return [member for dummy, member in self.items()]
+
+
 def index_members(members):
-    """{email key: member}."""
-    result = {}
-    for member in members:
-        email = member_email(member)
-        if email:
-            result[email.lower()] = member
-    return result
+    """{email key: member} (:class:`MemberIndex`: a key two members share is refused when looked up)."""
+    return MemberIndex(members)
 
 
 def index_invites(invites):
@@ -281,18 +347,16 @@ def desired_people(entries, email_field="email", default_level=None, defaults=No
         message = entry.get("message")
         if message is None:
             message = defaults.get("message")
-        result.append(dict(email=email, key=key, level=level_number(level) if level is not None else None,
+        result.append(dict(email=email, key=key, level=LEVEL.to_api(level) if level is not None else None,
                            first_name=first_name, message=message))
     return result
 
 
 def invite_payload(person, send_email=True):
-    """The body of one invite for PostHog."""
-    payload = dict(target_email=person["email"], level=person.get("level") or MEMBER)
-    if person.get("first_name") is not None:
-        payload["first_name"] = person["first_name"]
-    if person.get("message") is not None:
-        payload["message"] = person["message"]
+    """The body of one invite for PostHog: the person's fields (:data:`INVITE_FIELDS`) under PostHog's names."""
+    given = dict(email=person["email"], level=person.get("level") or MEMBER, first_name=person.get("first_name"),
+                 invite_message=person.get("message"))
+    payload = dict((field.api, given[field.name]) for field in INVITE_FIELDS if given[field.name] is not None)
     if not send_email:
         payload["send_email"] = False
     return payload
@@ -459,7 +523,7 @@ def roster_refusals(plan, caller_key, caller_level):
 # ------------------------------------------------------------------------------- talking to PostHog
 def list_members(task, **query):
     params = dict((k, v) for k, v in query.items() if v is not None)
-    path = task.org_path("members")
+    path = Member.SCOPE.path(task, {})
     known = task.known(path) if not params else None  # a new organization's: its owner, as the plan knows
     if known is not None:
         return known
@@ -478,8 +542,19 @@ def members_with_email(task, email):
     return list_members(task, search=email)
 
 
+def member_path(task, member):
+    """The path of ``member`` (PostHog's): its user's UUID in the organization's members (:attr:`Member.SCOPE`)."""
+    return "%s%s/" % (Member.SCOPE.path(task, {}), member["user"]["uuid"])
+
+
+def invite_path(task, invite_id=None):
+    """The organization's invites (:attr:`Invites.SCOPE`), or the one with ``invite_id``."""
+    path = Invites.SCOPE.path(task, {})
+    return path if invite_id is None else "%s%s/" % (path, invite_id)
+
+
 def list_invites(task):
-    path = task.org_path("invites")
+    path = invite_path(task)
     if task.missing_parent:
         return []
     return task.client.list_all(path, context="listing invites")
@@ -546,7 +621,7 @@ def case_variant_requests(task, payloads, invites_by_key):
         sent = payload["target_email"]
         for invite in invites_by_key.get(sent.lower()) or []:
             if invite.get("target_email") != sent:
-                requests.append(dict(verb="revoked", method="DELETE", path=task.org_path("invites", invite["id"]),
+                requests.append(dict(verb="revoked", method="DELETE", path=invite_path(task, invite["id"]),
                                      label=invite.get("target_email"),
                                      note="replacing the invite of %s" % invite.get("target_email")))
     return requests
@@ -558,7 +633,7 @@ def invite_requests(task, payloads):
     PostHog's bulk endpoint is all-or-nothing per request and answers 201 (the spec says 200) with the
     list of invites.
     """
-    path = task.org_path("invites")
+    path = invite_path(task)
     if len(payloads) == 1:
         payload = payloads[0]
         return [dict(verb="invited", method="POST", path=path, body=payload, label=payload["target_email"],
@@ -614,19 +689,21 @@ def canonical_uuid(value):
 
 
 # ------------------------------------------------------------------------------------ members
-LEVEL_CHOICES = ["member", "admin", "owner"]
-
-MEMBER_ARGUMENT_SPEC = dict(
-    state=dict(type="str", default="present", choices=["present", "absent"]),
-    email=dict(type="str"),
-    user_uuid=dict(type="str"),
-    level=dict(type="str", choices=LEVEL_CHOICES),
+#: A member, described once: found by its user's email (any case) or UUID, which PostHog answers
+#: inside ``user`` (never sent), and its level, the one field a member's update sends.
+MEMBER_FIELDS = (
+    Field("email", api="user", from_api=lambda user: (user or {}).get("email") or "", sent=False),
+    Field("user_uuid", api="user", from_api=lambda user: canonical_uuid((user or {}).get("uuid")), sent=False),
+    LEVEL,
 )
+
+MEMBER_ARGUMENT_SPEC = dict(state=dict(type="str", default="present", choices=["present", "absent"]))
+MEMBER_ARGUMENT_SPEC.update(options_of(MEMBER_FIELDS))
 
 MEMBER_INFO_ARGUMENT_SPEC = dict(
     email=dict(type="str"),
     search=dict(type="str"),
-    level=dict(type="str", choices=LEVEL_CHOICES),
+    level=dict(LEVEL.option),
     order=dict(type="str", default="-joined_at", choices=["joined_at", "-joined_at"]),
 )
 
@@ -639,12 +716,13 @@ class Member(Resource):
     return_key = "member"
     SCOPE = Scope("organization", "members")
     lookups = ("user_uuid", "email")
+    folded = ("email",)  # people are matched by their address in any case
     named_by = "email or user_uuid"
     id_option = None
-
+    FIELDS = MEMBER_FIELDS
 
     def path_of(self, obj):
-        return self.task.org_path("members", obj["user"]["uuid"])
+        return member_path(self.task, obj)
 
     def identity(self):
         option, value = self.lookup()
@@ -676,25 +754,11 @@ class Member(Resource):
             return list_members(self.task, search=value)
         return list_members(self.task)
 
-    def read(self, obj, field):
-        if field == "email":
-            return member_email(obj).lower()
-        if field == "user_uuid":
-            return canonical_uuid(((obj or {}).get("user") or {}).get("uuid"))
-        return super(Member, self).read(obj, field)
-
-    def equal(self, field, wanted, current):
-        if field == "email":
-            return wanted.lower() == current
-        return super(Member, self).equal(field, wanted, current)
-
-    def desired(self):
-        return dict(level=level_number(self.params["level"])) if self.params.get("level") else {}
-
     def view(self, obj, desired):
+        """The member as the user names it, whatever the task changes: its address and level name."""
         if not obj:
             return {}
-        return dict(email=member_email(obj), level=level_name(obj.get("level")))
+        return dict(email=member_email(obj), level=LEVEL.to_user(obj.get("level")))
 
     def shape(self, obj):
         return with_level_name(obj) if obj else obj
@@ -735,30 +799,28 @@ def read_members(task, params):
     members = list_members(task, email=params.get("email"), search=search,
                            order=params["order"] if not search else None)
     if params.get("level"):
-        members = [m for m in members if m.get("level") == level_number(params["level"])]
+        members = [m for m in members if m.get("level") == LEVEL.to_api(params["level"])]
     return dict(members=[with_level_name(m) for m in members])
 
 
 # ------------------------------------------------------------------------------------ invites
-INVITE_ARGUMENT_SPEC = dict(
-    state=dict(type="str", default="present", choices=["present", "absent"]),
-    email=dict(type="str", aliases=["target_email"]),
-    first_name=dict(type="str"),
-    level=dict(type="str", choices=LEVEL_CHOICES),
-    invite_message=dict(type="str"),
-    invites=dict(
-        type="list",
-        elements="dict",
-        options=dict(
-            email=dict(type="str", required=True, aliases=["target_email"]),
-            first_name=dict(type="str"),
-            level=dict(type="str", choices=LEVEL_CHOICES),
-            invite_message=dict(type="str"),
-        ),
-    ),
+#: What an invite is, each field described once: the options of the task (and of each of its
+#: ``invites``) and what an invite's body sends them as (:func:`invite_payload`).
+INVITE_FIELDS = (
+    Field("email", api="target_email", option=dict(aliases=["target_email"])),
+    LEVEL,
+    Field("first_name"),
+    Field("invite_message", api="message"),
+)
+
+INVITE_ARGUMENT_SPEC = dict(state=dict(type="str", default="present", choices=["present", "absent"]))
+INVITE_ARGUMENT_SPEC.update(options_of(INVITE_FIELDS))
+INVITE_ARGUMENT_SPEC.update(
+    invites=dict(type="list", elements="dict", options=options_of(INVITE_FIELDS)),
     resend_expired=dict(type="bool", default=False),
     send_email=dict(type="bool", default=True),
 )
+INVITE_ARGUMENT_SPEC["invites"]["options"]["email"]["required"] = True
 
 INVITE_INFO_ARGUMENT_SPEC = dict(email=dict(type="str"), include_expired=dict(type="bool", default=True))
 
@@ -766,6 +828,8 @@ INVITE_INFO_ARGUMENT_SPEC = dict(email=dict(type="str"), include_expired=dict(ty
 class Invites(Planner):
     """The invites of one task (``email`` or ``invites``): sent in bulk where missing, or revoked."""
 
+    SCOPE = Scope("organization", "invites")
+    FIELDS = INVITE_FIELDS
     progress_kinds = ("invited", "revoked")
 
     def validate(self):
@@ -798,13 +862,13 @@ class Invites(Planner):
         plan["payloads"] = [invite_payload(p, self.params["send_email"]) for p in plan["create"]]
         return plan
 
-    def requests(self, plan):
-        if plan["absent"]:
-            return [dict(verb="revoked", method="DELETE", path=self.task.org_path("invites", invite["id"]),
+    def requests(self, decisions):
+        if decisions["absent"]:
+            return [dict(verb="revoked", method="DELETE", path=invite_path(self.task, invite["id"]),
                          label=person["email"], note="revoking the invite of %s" % person["email"])
-                    for person, found in plan["doomed"] for invite in found]
-        return (invite_requests(self.task, plan["payloads"]) +
-                case_variant_requests(self.task, plan["payloads"], plan["invites_by_key"]))
+                    for person, found in decisions["doomed"] for invite in found]
+        return (invite_requests(self.task, decisions["payloads"]) +
+                case_variant_requests(self.task, decisions["payloads"], decisions["invites_by_key"]))
 
     def recovery(self, action, path, body):
         if action.method == "POST":
@@ -820,44 +884,47 @@ class Invites(Planner):
     def explain(self, error):
         return explain(error)
 
-    def report(self, plan):
-        if plan["absent"]:
+    def report(self, decisions):
+        if decisions["absent"]:
             result = dict(invites=[], created=[], unchanged=[], expired=[], already_members=[],
-                          removed=[p["email"] for p, dummy in plan["doomed"]])
+                          removed=[p["email"] for p, dummy in decisions["doomed"]])
         else:
-            if not plan["created"]:
-                plan["created"] = dict((p["target_email"].lower(), predicted_invite(p)) for p in plan["payloads"])
+            if not decisions["created"]:
+                decisions["created"] = dict((p["target_email"].lower(), predicted_invite(p))
+                                            for p in decisions["payloads"])
             invites = []
             for person in self.people:
-                if person["key"] in plan["members_by_key"]:
+                if person["key"] in decisions["members_by_key"]:
                     continue
-                found = plan["invites_by_key"].get(person["key"]) or []
+                found = decisions["invites_by_key"].get(person["key"]) or []
                 pending = pending_invites(found)
-                invite = plan["created"].get(person["key"]) or (pending[0] if pending else (found[0] if found else None))
+                invite = decisions["created"].get(person["key"]) or (
+                    pending[0] if pending else (found[0] if found else None))
                 if invite:
                     invites.append(with_level_name(invite))
             result = dict(
                 invites=invites,
-                created=[p["email"] for p in plan["create"]],
-                unchanged=[p["email"] for p in plan["unchanged"]],
-                expired=[p["email"] for p in plan["expired"]],
-                already_members=[member_email(plan["members_by_key"][p["key"]]) for p in plan["already_members"]],
+                created=[p["email"] for p in decisions["create"]],
+                unchanged=[p["email"] for p in decisions["unchanged"]],
+                expired=[p["email"] for p in decisions["expired"]],
+                already_members=[member_email(decisions["members_by_key"][p["key"]])
+                                 for p in decisions["already_members"]],
                 removed=[],
             )
         if self.params.get("email") is not None:
             result["invite"] = result["invites"][0] if result["invites"] else {}
         return result
 
-    def diff(self, plan):
-        if plan["absent"]:
-            return (dict((p["email"], describe_invites(found)) for p, found in plan["doomed"]),
-                    dict((p["email"], None) for p, dummy in plan["doomed"]))
+    def diff(self, decisions):
+        if decisions["absent"]:
+            return (dict((p["email"], describe_invites(found)) for p, found in decisions["doomed"]),
+                    dict((p["email"], None) for p, dummy in decisions["doomed"]))
         before, after = {}, {}
-        creating = set(p["key"] for p in plan["create"])
+        creating = set(p["key"] for p in decisions["create"])
         for person in self.people:
-            if person["key"] in plan["members_by_key"]:
+            if person["key"] in decisions["members_by_key"]:
                 continue
-            found = plan["invites_by_key"].get(person["key"]) or []
+            found = decisions["invites_by_key"].get(person["key"]) or []
             before[person["email"]] = describe_invites(found)
             after[person["email"]] = ("invited as %s" % level_name(person.get("level") or MEMBER)
                                       if person["key"] in creating else before[person["email"]])
@@ -881,18 +948,17 @@ def read_invites(task, params):
 
 
 # ------------------------------------------------------------------------------------- roster
+#: A person of the roster, each field described once: invited (or re-levelled) with the email,
+#: level and first name, given exactly the roles listed (converged through the roles' memberships).
+PERSON_FIELDS = (
+    Field("email", api="target_email", option=dict(required=True)),
+    level_field(default="member"),
+    Field("first_name"),
+    Field("roles", "list", elements="str", sent=False),
+)
+
 ROSTER_ARGUMENT_SPEC = dict(
-    people=dict(
-        type="list",
-        elements="dict",
-        required=True,
-        options=dict(
-            email=dict(type="str", required=True),
-            level=dict(type="str", default="member", choices=LEVEL_CHOICES),
-            first_name=dict(type="str"),
-            roles=dict(type="list", elements="str"),
-        ),
-    ),
+    people=dict(type="list", elements="dict", required=True, options=options_of(PERSON_FIELDS)),
     purge=dict(type="bool", default=False),
     purge_owners=dict(type="bool", default=False),
     resend_expired=dict(type="bool", default=False),
@@ -906,6 +972,7 @@ class Roster(Planner):
     (``purge``) remove who is not listed — never the API key's own user. A person listed with
     ``roles`` holds exactly those roles (members only; invited people get them once they joined)."""
 
+    FIELDS = PERSON_FIELDS
     progress_kinds = ("invited", "updated", "removed", "revoked", "roles changed")
 
     def validate(self):
@@ -953,36 +1020,30 @@ class Roster(Planner):
                               refusals=refusals)
         return plan
 
-    def changed(self, plan):
-        roles = plan.get("roles") or {}
-        return bool(plan["invite"] or plan["update"] or plan["remove"] or plan["revoke"] or roles.get("add")
-                    or roles.get("remove"))
-
-    def requests(self, plan):
+    def requests(self, decisions):
         """Invites, level changes, removals (an owner lowered first), revocations, then role changes."""
-        org = self.task.org_path
-        payloads = [invite_payload(p, self.params["send_email"]) for p in plan["invite"]]
+        payloads = [invite_payload(p, self.params["send_email"]) for p in decisions["invite"]]
         requests = invite_requests(self.task, payloads)
-        for change in plan["update"]:
+        for change in decisions["update"]:
             email = member_email(change["member"])
             before, after = level_name(change["before"]), level_name(change["after"])
-            requests.append(dict(verb="updated", method="PATCH", path=org("members", change["member"]["user"]["uuid"]),
+            requests.append(dict(verb="updated", method="PATCH", path=member_path(self.task, change["member"]),
                                  body=dict(level=change["after"]), label=email, answers="object",
                                  person="owner" in (before, after),
                                  note="changing the level of %s from %s to %s" % (email, before, after)))
-        for removal in plan["remove"]:
-            path = org("members", removal["member"]["user"]["uuid"])
+        for removal in decisions["remove"]:
+            path = member_path(self.task, removal["member"])
             if removal["demote"]:
                 requests.append(dict(verb="lowered", method="PATCH", path=path, body=dict(level=MEMBER),
                                      label=removal["email"], person=True, answers="object",
                                      note="lowering owner %s to member before removing them" % removal["email"]))
             requests.append(dict(verb="removed", method="DELETE", path=path, label=removal["email"],
                                  person=bool(removal["demote"]), note="removing %s" % removal["email"]))
-        for revoke in plan["revoke"]:
+        for revoke in decisions["revoke"]:
             for invite in revoke["invites"]:
-                requests.append(dict(verb="revoked", method="DELETE", path=org("invites", invite["id"]),
+                requests.append(dict(verb="revoked", method="DELETE", path=invite_path(self.task, invite["id"]),
                                      label=revoke["email"], note="revoking the invite of %s" % revoke["email"]))
-        roles = plan.get("roles") or {}
+        roles = decisions.get("roles") or {}
         for email, role, membership in roles.get("remove", []):
             requests.append(dict(remove_request(self.task, role, membership), verb="roles changed",
                                  label=email))
@@ -1009,20 +1070,20 @@ class Roster(Planner):
     def explain(self, error):
         return explain(error)
 
-    def report(self, plan):
+    def report(self, decisions):
         report = dict(
-            invited=[p["email"] for p in plan["invite"]],
+            invited=[p["email"] for p in decisions["invite"]],
             updated=[dict(email=member_email(c["member"]), before=level_name(c["before"]),
-                          after=level_name(c["after"])) for c in plan["update"]],
-            removed=[r["email"] for r in plan["remove"]],
-            removed_owners=[r["email"] for r in plan["remove"] if r.get("demote")],
-            revoked=[r["email"] for r in plan["revoke"]],
-            unchanged=[p["email"] for p in plan["unchanged"]],
-            expired=[p["email"] for p in plan["expired"]],
-            kept=plan["kept"],
-            roster=plan["after"],
+                          after=level_name(c["after"])) for c in decisions["update"]],
+            removed=[r["email"] for r in decisions["remove"]],
+            removed_owners=[r["email"] for r in decisions["remove"] if r.get("demote")],
+            revoked=[r["email"] for r in decisions["revoke"]],
+            unchanged=[p["email"] for p in decisions["unchanged"]],
+            expired=[p["email"] for p in decisions["expired"]],
+            kept=decisions["kept"],
+            roster=decisions["after"],
         )
-        roles = plan.get("roles")
+        roles = decisions.get("roles")
         if roles is not None:
             changes = {}
             for email, dummy, role in roles["add"]:
@@ -1033,11 +1094,11 @@ class Roster(Planner):
                           roles_pending=[dict(email=e, roles=names) for e, names in sorted(roles["pending"].items())])
         return report
 
-    def diff(self, plan):
-        changed = [e for e in plan["after"] if plan["before"].get(e) != plan["after"][e]]
-        before = dict((e, plan["before"].get(e)) for e in changed)
-        after = dict((e, plan["after"][e]) for e in changed)
-        roles = plan.get("roles") or {}
+    def diff(self, decisions):
+        changed = [e for e in decisions["after"] if decisions["before"].get(e) != decisions["after"][e]]
+        before = dict((e, decisions["before"].get(e)) for e in changed)
+        after = dict((e, decisions["after"][e]) for e in changed)
+        roles = decisions.get("roles") or {}
         for email, wanted in (roles.get("after") or {}).items():
             if roles["before"].get(email) != wanted:
                 before["%s roles" % email] = ", ".join(roles["before"].get(email) or [])
@@ -1055,11 +1116,11 @@ def export_items(ctx):
     for member in list_members(ctx.task):
         email = member_email(member)
         if email and not email.endswith(INTERNAL_EMAIL_SUFFIX):
-            people[email.lower()] = dict(email=email, level=level_name(member.get("level")))
+            people[email.lower()] = dict(email=email, level=LEVEL.to_user(member.get("level")))
     for invite in pending_invites(list_invites(ctx.task)):
         email = invite.get("target_email") or ""
         if email and email.lower() not in people:
-            people[email.lower()] = dict(email=email, level=level_name(invite.get("level")))
+            people[email.lower()] = dict(email=email, level=LEVEL.to_user(invite.get("level")))
     return dict(people=[people[k] for k in sorted(people)])
 
 

@@ -182,7 +182,8 @@ class Plan:
             action.section = self.section
         if action.label is None:
             action.label = self.label
-        action.limits = tuple(self.guards)
+        # the limits the action falls under: its section's, and change_owners where it touches an owner
+        action.limits = tuple(self.guards) + (("change_owners",) if action.person else ())
         found = set(m.group(1) for m in _TOKEN.finditer(json.dumps([action.path, action.body], default=str))
                     if m.group(3) == self.nonce)
         action.waits_for = sorted(found, key=lambda a: int(a[1:]))
@@ -240,6 +241,19 @@ class Plan:
         return _TOKEN.sub(lambda m: str(self._answered(m.group(1), m.group(2))) if m.group(3) == self.nonce
                           else m.group(0), value)
 
+    def known_path(self, path):
+        """``path`` with the tokens of actions already applied replaced (what a read made while the plan
+        is applied uses: a recovery's look-up, a wait); the others stay as they are."""
+        if not isinstance(path, str) or UNKNOWN not in path:
+            return path
+
+        def known(match):
+            if match.group(3) != self.nonce:
+                return match.group(0)
+            action = self.actions[int(match.group(1)[1:]) - 1]
+            return str(self._answered(match.group(1), match.group(2))) if action.answer is not None else match.group(0)
+        return _TOKEN.sub(known, path)
+
     def _answered(self, action_id, field):
         action = self.actions[int(action_id[1:]) - 1]
         value = action.answer
@@ -276,10 +290,13 @@ def plan_problems(plan, refs):
     return problems
 
 
-def progress_message(done, not_attempted):
+def progress_message(done, not_attempted, uncertain=()):
     """What a failed real run did, for the failure's message."""
     parts = []
     parts.append("Done before it: %s." % (", ".join(a.describe() for a in done) if done else "nothing"))
+    if uncertain:
+        parts.append("Uncertain (PostHog may have done it; the next run reads what it did): %s."
+                     % ", ".join(a.describe() for a in uncertain))
     if not_attempted:
         parts.append("Not attempted: %s." % ", ".join(a.describe() for a in not_attempted))
     parts.append("Run the task again to converge the rest.")

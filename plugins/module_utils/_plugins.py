@@ -26,8 +26,9 @@ import copy
 import json
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
-from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Step
+from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Scope, Step
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Field, options_of
 from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 FAMILIES = {
@@ -189,27 +190,41 @@ def plugin_json_of(source_files):
 
 ITEM_OPTIONS = ("state", "id", "name", "url", "plugin_type", "description", "icon", "config_schema", "tag", "is_global",
                 "capabilities", "metrics", "public_jobs", "source_files", "purge_source_files")
-FIELDS = ("name", "description", "icon", "config_schema", "tag", "is_global", "capabilities", "metrics", "public_jobs")
 FAMILY_CHOICES = ["destination", "frontend_app", "import_app", "transformation"]
+PLUGIN_TYPES = ["source", "custom", "repository", "local"]
+
+
+def same_url(wanted, current):
+    """Whether the user's URL names the plugin installed from ``current`` (read normalised)."""
+    return normalize_url(wanted) == current
+
+
+#: What a plugin is, each field described once: the module's options, what the update sends and
+#: compares, and what organization_state_info exports (description and is_global; export_item
+#: writes how the plugin is installed: its URL, name and type).
+FIELDS = (
+    Field("name", export=False),
+    # kept from the install (guard() refuses another), read without its query (a private token)
+    Field("url", from_api=normalize_url, compare=same_url, frozen=True, sent=False, export=False),
+    Field("plugin_type", option=dict(choices=PLUGIN_TYPES), sent=False, export=False),  # sent on create only
+    Field("description"),
+    Field("icon", export=False),
+    Field("config_schema", "raw", export=False),
+    Field("tag", export=False),
+    Field("is_global", "bool"),
+    Field("capabilities", "dict", export=False),
+    Field("metrics", "dict", export=False),
+    Field("public_jobs", "dict", export=False),
+    Field("source_files", "dict", sent=False, export=False),  # the SourceFiles step converges them
+)
 
 ARGUMENT_SPEC = dict(
     family=dict(type="str", required=True, choices=FAMILY_CHOICES),
     state=dict(type="str", default="present", choices=["present", "absent", "latest"]),
     id=dict(type="int"),
-    name=dict(type="str"),
-    url=dict(type="str"),
-    plugin_type=dict(type="str", choices=["source", "custom", "repository", "local"]),
-    description=dict(type="str"),
-    icon=dict(type="str"),
-    config_schema=dict(type="raw"),
-    tag=dict(type="str"),
-    is_global=dict(type="bool"),
-    capabilities=dict(type="dict"),
-    metrics=dict(type="dict"),
-    public_jobs=dict(type="dict"),
-    source_files=dict(type="dict"),
     purge_source_files=dict(type="bool", default=False),
 )
+ARGUMENT_SPEC.update(options_of(FIELDS))
 
 INFO_ARGUMENT_SPEC = dict(
     family=dict(type="str", required=True, choices=FAMILY_CHOICES),
@@ -353,15 +368,28 @@ class Upgrade(Step):
         return answer if isinstance(answer, dict) and answer.get("id") is not None else resource.applied
 
 
+class FamilyScope(Scope):
+    """Where a family's plugins live: the organization's collection of the item's ``family`` (``part``
+    maps each family to it), one per family for prune. Kind-local until the engine's Scope takes a
+    part chosen by an option."""
+
+    def path(self, task, params):
+        return task.org_path(self.part[params["family"]])
+
+    def each(self, project_ids):
+        return [dict(family=family) for family in self.part]
+
+
 class PipelinePlugin(Resource):
     """A plugin of one family (``family``): found by id, URL or name; installed from a URL or
     created from source; kept up to date with ``state=latest``."""
 
     return_key = "plugin"
+    SCOPE = FamilyScope("organization", FAMILIES)
     list_option = "plugins"
     item_options = ITEM_OPTIONS
     lookups = ("id", "url", "name")
-    fields = FIELDS
+    FIELDS = FIELDS
     update_after_create = True  # PostHog fills a URL plugin from its plugin.json: apply what the user set
     steps = (UPDATE, SourceFiles(), Upgrade())
 
@@ -372,9 +400,6 @@ class PipelinePlugin(Resource):
     @property
     def kind(self):
         return FAMILY_KINDS[self.family]
-
-    def collection_path(self):
-        return self.task.org_path(FAMILIES[self.family])
 
     def identity(self):
         if self.lookup()[0] == "url":
@@ -390,22 +415,8 @@ class PipelinePlugin(Resource):
             return []
         return [(option, normalize_url(value) if option == "url" else value)]
 
-    @classmethod
-    def prune_scopes(cls, project_ids):
-        return [dict(family=family) for family in FAMILY_CHOICES]
-
     def lookup_value(self, option, value):
         return normalize_url(value) if option == "url" else value
-
-    def read(self, obj, field):
-        if field == "url":
-            return normalize_url((obj or {}).get("url"))
-        return super(PipelinePlugin, self).read(obj, field)
-
-    def equal(self, field, wanted, current):
-        if field == "url":
-            return normalize_url(wanted) == current
-        return super(PipelinePlugin, self).equal(field, wanted, current)
 
     def view(self, obj, desired):
         view = super(PipelinePlugin, self).view(obj, desired)
@@ -551,7 +562,7 @@ def read_plugins(task, params):
                       % (", ".join(missing), family, kind))
     if params["activity_limit"] < 1:
         raise Failure("activity_limit must be at least 1, got %d" % params["activity_limit"])
-    path = task.org_path(FAMILIES[family])
+    path = PipelinePlugin.SCOPE.path(task, params)
     plugins = list_or_get(task, path, params.get("id"), what=kind, filters=dict(name=params.get("name")))
     if params.get("url") is not None:
         plugins = [p for p in plugins if normalize_url(p.get("url")) == normalize_url(params["url"])]
@@ -578,10 +589,9 @@ def read_plugins(task, params):
 
 
 # ---------------------------------------------------------------------------------- exporting
-EXPORTED = ("description", "is_global")
-
-
 def export_item(obj, family):
+    """The item that installs ``obj`` again: from its URL (the type only when not custom) or from
+    source, with the exported Fields."""
     item = dict(family=family)
     if obj.get("plugin_type") in URL_TYPES and obj.get("url"):
         item.update(url=normalize_url(obj["url"]), name=obj.get("name"))
@@ -589,18 +599,18 @@ def export_item(obj, family):
             item["plugin_type"] = obj["plugin_type"]
     else:
         item.update(name=obj.get("name"), plugin_type=obj.get("plugin_type") or "source")
-    for key in EXPORTED:
-        if obj.get(key) not in (None, ""):
-            item[key] = obj[key]
+    item.update(PipelinePlugin.reader().export(obj))
     return item
 
 
 def export_items(ctx):
     """organization_state_info: the plugins of every family (a family PostHog refuses is noted)."""
     items = []
-    for family in FAMILY_CHOICES:
-        found = ctx.listed("%ss" % FAMILY_KINDS[family], FAMILIES[family])
-        items.extend(export_item(p, family) for p in found or [] if isinstance(p, dict))
+    for scope in PipelinePlugin.SCOPE.each(ctx.project_ids):
+        what = "%ss" % FAMILY_KINDS[scope["family"]]
+        found = ctx.quietly(what, lambda scope=scope, what=what: ctx.client.list_all(
+            PipelinePlugin.SCOPE.path(ctx.task, scope), context="listing %s" % what))
+        items.extend(export_item(p, scope["family"]) for p in found or [] if isinstance(p, dict))
     return items
 
 

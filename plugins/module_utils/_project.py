@@ -24,12 +24,13 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     Failure,
     Field,
     Resource,
     Scope,
+    fold,
     mask,
     name_problem,
     options_of,
@@ -51,6 +52,11 @@ def clean_list(values):
     return [value for value in values or [] if value]
 
 
+def trimmed(value):
+    """A name as it is compared and exported: trimmed."""
+    return value.strip() if isinstance(value, str) else value
+
+
 def sample_rate(value):
     """``session_recording_sample_rate`` as a number (PostHog answers a decimal string: ``"0.50"``)."""
     if value is None or value == "":
@@ -61,9 +67,11 @@ def sample_rate(value):
         return value
 
 
-#: The settings of a project, each described once (PostHog's field names): the module's options, what
-#: the engine sends and compares, and what organization_state_info exports all come from here.
+#: The fields of a project, each described once (PostHog's field names): the module's options, what
+#: the engine sends and compares, and what organization_state_info exports all come from here. The
+#: name finds the project (regardless of case); given with an id, it renames it.
 FIELDS = (
+    Field("name", from_api=trimmed),
     Field("product_description"),
     Field("timezone"),
     Field("anonymize_ips", "bool"),
@@ -89,15 +97,13 @@ FIELDS = (
     Field("week_start_day", choices=WEEK_DAYS, to_api=WEEK_DAYS.get, to_user=WEEK_DAY_NAMES.get),
     Field("slack_incoming_webhook", secret=True),  # masked in results and diffs, never exported
 )
-SETTINGS = options_of(FIELDS)
 
 ARGUMENT_SPEC = dict(
     state=dict(type="str", default="present", choices=["present", "absent"]),
     id=dict(type="str"),
-    name=dict(type="str"),
     confirm_delete=dict(type="bool", default=False),
 )
-ARGUMENT_SPEC.update(SETTINGS)
+ARGUMENT_SPEC.update(options_of(FIELDS))
 
 INFO_ARGUMENT_SPEC = dict(id=dict(type="str"), name=dict(type="str"))
 
@@ -124,7 +130,6 @@ class Project(Resource):
     folded = ("name",)  # PostHog keeps names unique regardless of case
     secret_paths = SECRET_FIELDS  # the tokens too, which the module never manages
 
-
     def validate(self):
         params = self.params
         problems = []
@@ -145,26 +150,7 @@ class Project(Resource):
                 "by id, or set confirm_delete: true to delete the project named %r" % params.get("name"))
         return problems
 
-    # ------------------------------------------------------------- comparing
-    def desired(self):
-        desired = super(Project, self).desired()
-        if self.params.get("id") and self.params.get("name") is not None:
-            desired["name"] = self.params["name"]  # with an id, the name is a setting: a rename
-        return desired
-
-    def read(self, obj, field):
-        value = super(Project, self).read(obj, field)
-        return value.strip() if field == "name" and isinstance(value, str) else value
-
-    def export(self, obj):
-        return dict(name=self.read(obj, "name"), **super(Project, self).export(obj))
-
     # --------------------------------------------------------------- writing
-    def create_payload(self, desired):
-        payload = dict(desired)
-        payload["name"] = self.params["name"]
-        return payload
-
     def guard(self, current):
         """Before any write: a project the plan has no room for is refused as PostHog would refuse it
         (``PremiumMultiProjectPermission``, docs/posthog_facts.md §10.5), read from the organization's
@@ -209,32 +195,32 @@ def plan_refusal(organization, projects):
 def read_projects(task, params):
     """project_info: the organization's projects as listed, or (with ``id`` or ``name``) each match
     whole, with its settings."""
-    path = task.org_path("projects")
+    projects = Project(task, params)  # where they live: the kind's scope
     if params.get("id") is not None:
-        projects = list_or_get(task, path, params["id"], what="project")
+        found = list_or_get(task, projects.collection_path(), params["id"], what="project")
     else:
-        projects = list_or_get(task, path, what="project")
+        found = list_or_get(task, projects.collection_path(), what="project")
         name = params.get("name")
         if name is not None:
-            matches = [p for p in projects if (p.get("name") or "").strip().lower() == name.strip().lower()]
-            projects = [task.client.get("%s%s/" % (path, p["id"]), context="reading project %s" % p["id"])
-                        for p in matches]
-    return dict(projects=[mask(p, SECRET_FIELDS) if isinstance(p, dict) else p for p in projects])
+            found = [task.client.get(projects.detail_path(p["id"]), context="reading project %s" % p["id"])
+                     for p in found if fold(p.get("name") or "") == fold(name)]
+    return dict(projects=[mask(p, SECRET_FIELDS) if isinstance(p, dict) else p for p in found])
 
 
 # ---------------------------------------------------------------------------------- exporting
 def export_items(ctx):
     """organization_state_info: the organization's projects as the document's items (each read whole:
     the list answers a summary); None when PostHog refuses the list."""
-    projects = ctx.listed("projects", "projects")
+    reader = Project(ctx.task, {})
+    path = reader.collection_path()
+    projects = ctx.quietly("projects", lambda: ctx.client.list_all(path, context="listing projects"))
     if projects is None:
         return None
-    reader = Project.reader()
     items = []
     for listed in projects:
         if not isinstance(listed, dict):
             continue
-        obj = ctx.client.get(ctx.org_path("projects", listed["id"]), context="reading project %s" % listed.get("id"))
+        obj = ctx.client.get(reader.detail_path(listed["id"]), context="reading project %s" % listed.get("id"))
         if obj.get("slack_incoming_webhook"):
             ctx.comment("projects", obj.get("name"), "slack_incoming_webhook is set; it is a secret, so it is left "
                                                      "out: add it from your vault to manage it")

@@ -10,7 +10,7 @@ property_definition_info's read, and the document's ``property_definitions`` sec
 
 PostHog's rules (the newest ``posthog/api/property_definition.py``,
 ``products/enterprise/backend/api/ee_property_definition.py``, ``posthog/models/property_definition.py``;
-docs/posthog_facts.md §15.2):
+docs/posthog_facts.md §16.2):
 
 * PostHog defines a property when it ingests it, per type (``event``, ``person``, ``group`` with its
   ``group_type_index``, ``session``); the API lists, reads, updates and deletes them, and never
@@ -29,7 +29,7 @@ __metaclass__ = type
 import copy
 
 from ansible_collections.posthog.admin.plugins.module_utils._event_definition import normalise_tags
-from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get, project_id_of
+from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get, project_id_of
 from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Field, Resource, Scope, options_of
 from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 

@@ -9,7 +9,7 @@
 property_group_info's read, and the document's ``property_groups`` section.
 
 PostHog's rules (the newest ``posthog/api/schema_property_group.py`` and ``posthog/models/schema.py``;
-docs/posthog_facts.md §15.3):
+docs/posthog_facts.md §16.3):
 
 * a group has a ``name`` unique in the project (compared exactly), a ``description`` and
   ``properties``: each a ``name`` (trimmed, 1 to 200 characters, once per group), a
@@ -30,7 +30,7 @@ __metaclass__ = type
 
 import copy
 
-from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     Field,
     Resource,

@@ -28,17 +28,27 @@ import copy
 import re
 import time
 
-from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
-from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Resource, Scope, Step
+from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Failure, Field, Resource, Scope, Step
+from ansible_collections.posthog.admin.plugins.module_utils._resource import options_of
 from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 DOMAIN_MAX_LENGTH = 64
 HOST_RE = re.compile(r"^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]*[a-z0-9])?$")
 DONE, FAILED, DELETING = ("valid", "warning"), ("erroring", "timed_out"), "deleting"
 
-ARGUMENT_SPEC = dict(
-    state=dict(type="str", default="present", choices=["present", "absent"]),
-    domain=dict(type="str"),
+
+def normalise_domain(value):
+    return None if value is None else value.strip().rstrip(".").lower()
+
+
+#: A record's one field: its domain, the host PostHog serves on (compared as a host name: trimmed, lower
+#: case, no final dot). PostHog keeps it from creation: a record is created, waited for, or deleted.
+FIELDS = (Field("domain", from_api=normalise_domain, frozen=True),)
+
+ARGUMENT_SPEC = dict(state=dict(type="str", default="present", choices=["present", "absent"]))
+ARGUMENT_SPEC.update(options_of(FIELDS))
+ARGUMENT_SPEC.update(
     id=dict(type="str"),
     wait=dict(type="bool", default=False),
     wait_timeout=dict(type="int", default=300),
@@ -49,10 +59,6 @@ INFO_ARGUMENT_SPEC = dict(domain=dict(type="str"), id=dict(type="str"))
 
 MSG_LIMIT = ("The organization holds as many proxy records as its plan allows (2 unless the plan's "
              "managed_reverse_proxy feature says more): delete one first, or upgrade the plan.")
-
-
-def normalise_domain(value):
-    return None if value is None else value.strip().rstrip(".").lower()
 
 
 def domain_problem(value):
@@ -135,11 +141,10 @@ class ProxyRecord(Resource):
     leaving = ("status", DELETING)  # PostHog is removing it: the domain can have a new one once it is gone
     lookups = ("id", "domain")
     named_by = "domain or id"
-    frozen = ("domain",)
+    FIELDS = FIELDS
     steps = (WAIT,)
     clock = staticmethod(time.monotonic)
     sleep = staticmethod(time.sleep)
-
 
     def identity(self):
         if self.params.get("domain") is not None:
@@ -163,18 +168,6 @@ class ProxyRecord(Resource):
         return [problem] if problem else []
 
     # ------------------------------------------------------------- comparing
-    def desired(self):
-        if self.params.get("id") and self.params.get("domain") is not None:
-            return dict(domain=self.params["domain"])
-        return {}
-
-    def lookup_value(self, option, value):
-        return normalise_domain(value) if option == "domain" else value
-
-    def read(self, obj, field):
-        value = super(ProxyRecord, self).read(obj, field)
-        return normalise_domain(value) if field == "domain" else value
-
     def view(self, obj, desired):
         view = super(ProxyRecord, self).view(obj, desired)
         if obj:
@@ -191,9 +184,6 @@ class ProxyRecord(Resource):
         return super(ProxyRecord, self).missing()
 
     # --------------------------------------------------------------- writing
-    def create_payload(self, desired):
-        return dict(domain=self.params["domain"])
-
     def predict_create(self, payload):
         return dict(id=None, domain=payload["domain"], target_cname=None, status="waiting", message=None)
 
@@ -233,7 +223,7 @@ class ProxyRecord(Resource):
 def read_proxy_records(task, params):
     """proxy_record_info: the organization's proxy records (newest first), or one by id or domain,
     each with its ``dns_record``."""
-    records = list_or_get(task, task.org_path("proxy_records"), params.get("id"), what="proxy record")
+    records = list_or_get(task, ProxyRecord.SCOPE.path(task, params), params.get("id"), what="proxy record")
     domain = normalise_domain(params.get("domain"))
     if domain is not None:
         records = [r for r in records if normalise_domain(r.get("domain")) == domain]
@@ -244,7 +234,8 @@ def read_proxy_records(task, params):
 def export_items(ctx):
     """organization_state_info: the proxy records (not those being deleted), each not live yet with a
     comment naming its CNAME record; None where PostHog refuses the list."""
-    proxies = ctx.listed("proxy records", "proxy_records")
+    path = ProxyRecord.SCOPE.path(ctx.task, {})
+    proxies = ctx.quietly("proxy records", lambda: ctx.client.list_all(path, context="listing proxy records"))
     if proxies is None:
         return None
     for obj in proxies:
@@ -252,7 +243,8 @@ def export_items(ctx):
             record = dns_record(obj)
             ctx.comment("proxy_records", obj.get("domain"), "not live yet (%s): publish the CNAME record %s -> %s" % (
                 obj.get("status"), record.get("name"), record.get("value")))
-    return [dict(domain=p.get("domain")) for p in proxies if isinstance(p, dict) and p.get("status") != DELETING]
+    reader = ProxyRecord.reader()
+    return [reader.export(p) for p in proxies if isinstance(p, dict) and p.get("status") != DELETING]
 
 
 # ---------------------------------------------------------------------------------- the document

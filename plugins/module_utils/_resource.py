@@ -18,7 +18,7 @@ organization converge in one process. A :class:`Planner` does the same for a set
 decided together (invites, a roster).
 
 Nothing here imports AnsibleModule: the task a resource runs in (client, check and diff mode, the
-organization) is handed in as ``task`` (see ``_module.Task``).
+organization) is handed in as ``task`` (see ``_common.Task``).
 """
 
 from __future__ import absolute_import, division, print_function
@@ -31,6 +31,7 @@ import json
 from ansible_collections.posthog.admin.plugins.module_utils._apply import Stopped, execute
 from ansible_collections.posthog.admin.plugins.module_utils._base import (  # noqa: F401 (the kinds import them here)
     SECRET_MASK,
+    UNKNOWN,
     Failure,
     Postponed,
     unknown,
@@ -67,14 +68,16 @@ class Field:
     ``case="fold"`` for text PostHog keeps in any case, else as a set when ``unordered``, else
     :func:`values_match`), whether PostHog keeps the first value (``frozen``), whether PostHog never
     answers it (``write_only``: sent, never compared by value), whether the update sends it (``sent``;
-    false: a step of the kind converges it), and whether the export writes it
+    false: a step of the kind converges it), where PostHog answers it when not under its ``api`` name
+    (``locate(obj, resource)``: ``template.id``, an input the schema calls secret), and whether the export writes it
     (``export``; secrets never: PostHog returns none, or they must not reach a file). Converge, diff,
     validation (the argument spec), secrets and export all derive from these."""
 
     def __init__(self, name, type="str", elements=None, choices=None, to_api=None, from_api=None, to_user=None,
                  unordered=False, secret=False, frozen=False, export=True, api=None, compare=None, case=None,
-                 write_only=False, option=None, sent=True):
+                 write_only=False, option=None, sent=True, locate=None):
         self.name = name
+        self.locate = locate  # locate(obj, resource): where PostHog answers it, when not under ``api``
         self.api = api or name
         self.option = dict(type=type)
         if elements:
@@ -113,8 +116,8 @@ class Scope:
 
     def path(self, task, params):
         if self.parent == "project":
-            from ansible_collections.posthog.admin.plugins.module_utils._module import project_id_of
-            return "/api/projects/%s/%s/" % (project_id_of(params), self.part)
+            from ansible_collections.posthog.admin.plugins.module_utils._common import project_id_of
+            return task.known_path("/api/projects/%s/%s/" % (project_id_of(params), self.part))
         if self.parent == "organization":
             return task.org_path(self.part)
         return "/api/%s/" % self.part
@@ -354,7 +357,10 @@ class Resource:
         """hook: a field as the engine compares it, read from PostHog's object (its Field's ``api``
         name, through its ``from_api``)."""
         described = self.field_map.get(field)
-        value = (obj or {}).get(described.api if described is not None else field)
+        if described is not None and described.locate is not None:
+            value = described.locate(obj or {}, self)
+        else:
+            value = (obj or {}).get(described.api if described is not None else field)
         return described.from_api(value) if described is not None and described.from_api else value
 
     def api_body(self, payload):
@@ -564,8 +570,9 @@ class Resource:
         option, value = self.lookup()
         if option is None:
             raise Failure("one of %s is required to identify the %s" % (self.lookup_phrase(), self.kind))
-        self.collection_path()  # resolves the parent, which check mode may find missing
-        if getattr(self.task, "missing_parent", None) and (self.listing is None or option == self.id_option):
+        new_parent = UNKNOWN in self.collection_path()  # a parent the plan creates (also resolves a missing one)
+        if (new_parent or getattr(self.task, "missing_parent", None)) and \
+                (self.listing is None or option == self.id_option):
             self.seen = []
             return None  # nothing exists in a parent an earlier task (or this plan) would create
         if option == self.id_option:
@@ -595,7 +602,8 @@ class Resource:
         return matches[0] if unknown(str(matches[0].get("id"))) else self.complete(matches[0])
 
     def _recover_created(self):
-        """After an ambiguous create failure: the object if the POST went through, else None."""
+        """After an ambiguous create failure: the object if the POST went through, else None (the look-up's
+        paths hold the ids the plan has answered by now: see ``Task.known_path``)."""
         option, dummy = self.lookup()
         if option is None or option == self.id_option:
             return None
@@ -618,14 +626,16 @@ class Resource:
         """Decide, reading only: this object's writes go into ``plan`` as actions; returns the
         :class:`Result` as the plan predicts it (raises :class:`Failure`, before any write)."""
         result = self.result = Result(self.return_key)
-        self.planned = plan
+        self.planned = self.task.plan = plan
         self.actions = []
         try:
             state = self.params.get("state") or "present"
             current = self.found = self.find()
             self.applied = copy.deepcopy(current)
             self.guard(current)
-            self.decided_on = plan.depend(self.state_key(), current)
+            # the state as shown (secrets masked): a saved plan's fingerprints must not let its reader test a
+            # guess of a secret a server answered
+            self.decided_on = plan.depend(self.state_key(), self.shape(current) if current is not None else None)
             if state == "absent":
                 self._absent(result, current)
             else:
@@ -804,7 +814,7 @@ class Listing:
         key = resource.listing_key()
         if self._collections.get(key) is not None:
             return self._collections[key]  # read, or known already (what a parent the plan creates comes with)
-        if getattr(getattr(resource, "task", None), "missing_parent", None):
+        if getattr(getattr(resource, "task", None), "missing_parent", None) or UNKNOWN in key:
             self._store(key, [])  # the parent would be created (by an earlier task, or the plan): empty yet
             return self._collections[key]
         if self._collections.get(key) is None:
@@ -962,7 +972,7 @@ class Planner:
 
     def plan(self, plan):
         """Decide (reads only) and put the writes into ``plan``; returns the Result as planned."""
-        self.planned = plan
+        self.planned = self.task.plan = plan
         self.actions = []
         try:
             self.decisions = self.decide()

@@ -25,8 +25,11 @@ __metaclass__ = type
 
 import datetime
 import json
+import re
 
 from ansible_collections.posthog.admin.plugins.module_utils._base import Failure
+from ansible_collections.posthog.admin.plugins.module_utils._client import MAX_DEPTH, deeper_than
+from ansible_collections.posthog.admin.plugins.module_utils._document import read_regular
 from ansible_collections.posthog.admin.plugins.module_utils._plan import REMOVING, fingerprint
 
 FORMAT = "posthog.admin.organization_state/plan-2"
@@ -57,23 +60,67 @@ def saved(task, org, document, result, plan):
     )
 
 
+#: The largest plan file read back (a plan of 10,000 changes with their diffs is some tens of MiB).
+MAX_PLAN_BYTES = 256 * 1024 * 1024
+
+#: What a saved plan holds at its top: key -> (types, what it is).
+SHAPE = dict(format=((str,), "text"), host=((str,), "text"), created_at=((str,), "text"),
+             document_sha256=((str,), "text"), nonce=((str,), "text"), organization=((dict,), "an object"),
+             states=((dict,), "an object"), plan=((list,), "a list"), pending=((list,), "a list"),
+             sections=((dict,), "an object"), diff=((list,), "a list"))
+
+
 def load(path):
-    import json
+    """The plan saved at ``path``, checked before it is believed: a regular file of bounded size, JSON of
+    bounded depth, in this version's format, each part of the type it is saved as."""
+    text = read_regular(path, "plan_file", MAX_PLAN_BYTES)
     try:
-        with open(path) as handle:
-            data = json.load(handle)
-    except (IOError, OSError) as exc:
-        raise Failure("plan_file %s cannot be read: %s" % (path, exc.strerror or exc))
+        data = json.loads(text)
+    except RecursionError:
+        raise Failure("plan_file %s is not a saved plan (JSON nested deeper than posthog.admin reads)" % path)
     except ValueError as exc:
         raise Failure("plan_file %s is not a saved plan (not JSON: %s)" % (path, exc))
+    if deeper_than(data, MAX_DEPTH):
+        raise Failure("plan_file %s is not a saved plan (JSON nested deeper than %d levels)" % (path, MAX_DEPTH))
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise Failure("plan_file %s is not a plan saved by posthog.admin.organization_state (format %r, expected %r)"
                       % (path, data.get("format") if isinstance(data, dict) else None, FORMAT))
-    for key, kind in (("states", dict), ("plan", list), ("nonce", str)):
-        if not isinstance(data.get(key), kind):
-            raise Failure("plan_file %s is not a plan saved by posthog.admin.organization_state (%s is missing or not "
-                          "a %s)" % (path, key, kind.__name__))
+    problems = shape_problems(data)
+    if problems:
+        raise Failure("plan_file %s is not a plan saved by posthog.admin.organization_state: %s"
+                      % (path, "; ".join(problems[:5])))
     return data
+
+
+def shape_problems(data):
+    """How a plan file's content differs from what :func:`saved` writes (sentences; empty when it does not)."""
+    problems = []
+    for key, (types, words) in sorted(SHAPE.items()):
+        value = data.get(key)
+        required = key in ("states", "plan", "nonce")
+        if value is None and not required:
+            continue
+        if not isinstance(value, types):
+            problems.append("%s is missing or not %s" % (key, words) if required else "%s is not %s" % (key, words))
+    if problems:
+        return problems
+    if not re.match(r"^[0-9a-f]{12}$", data["nonce"]):
+        problems.append("nonce is not 12 hexadecimal digits")
+    organization = data.get("organization") or {}
+    for key in ("id", "name"):
+        if organization.get(key) is not None and not isinstance(organization[key], str):
+            problems.append("organization.%s is not text" % key)
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in data["states"].items()):
+        problems.append("states must map text to text")
+    for index, action in enumerate(data["plan"]):
+        if not isinstance(action, dict) or not all(isinstance(action.get(k), str)
+                                                   for k in ("action", "method", "path")):
+            problems.append("plan[%d] is not an action (an object with text action, method and path)" % index)
+            break
+    for key in ("pending", "diff"):
+        if not all(isinstance(item, dict) for item in data.get(key) or []):
+            problems.append("%s must hold objects" % key)
+    return problems
 
 
 def stale(reviewed, task, org, document, plan):
@@ -123,7 +170,7 @@ def over_limits(actions, limits):
             problems.append("changes to SSO (domains, identity provider configurations), which change_sso: false "
                             "forbids: %s" % describe(sso))
     if limits.get("change_owners") is False:
-        owners = [a for a in actions if a.get("owner")]
+        owners = [a for a in actions if "change_owners" in (a.get("limits") or ())]
         if owners:
             problems.append("changes to owners, which change_owners: false forbids: %s" % describe(owners))
     return problems
@@ -137,16 +184,25 @@ def describe(actions):
 def markdown(data):
     """A saved plan (or organization_state's result) as Markdown for a pull request comment or an AWX
     job's artifacts: per section what is added, changed and removed, with the diff of each change.
-    Secrets never show: the diffs are the module's, masked."""
-    plan = data.get("plan") or []
+    Secrets never show: the diffs are the module's, masked.
+
+    Every text that comes from the plan (a server's names, a document's labels, even the verbs and the
+    host: a plan file is a CI artifact anyone may have edited) renders inertly on GitHub and GitLab: as
+    an inline code span (:func:`inert`), where neither renders HTML, links, images, mentions, references
+    or emoji, on one line; the diffs' keys and values as JSON inside a fenced block. Only this function's
+    own words are Markdown."""
+    data = data if isinstance(data, dict) else {}
+    plan = [a if isinstance(a, dict) else {} for a in data.get("plan") or []] \
+        if isinstance(data.get("plan"), list) else []
     lines = []
-    org = data.get("organization") or {}
-    title = "Plan for %s" % (org.get("name") or "the organization")
+    org = data.get("organization") if isinstance(data.get("organization"), dict) else {}
+    title = "Plan for %s" % (inert(org["name"]) if org.get("name") else "the organization")
     lines.append("### %s" % title)
     if data.get("host") or data.get("created_at"):
         lines.append("")
-        where = " (organization %s)" % org["id"] if org.get("id") else ""
-        lines.append("Made %s against %s%s." % (data.get("created_at") or "", data.get("host") or "", where))
+        where = " (organization %s)" % inert(org["id"]) if org.get("id") else ""
+        lines.append("Made %s against %s%s." % (inert(data.get("created_at") or ""), inert(data.get("host") or ""),
+                                                where))
     lines.append("")
     if not plan:
         lines.append("No changes: PostHog already matches the document.")
@@ -155,43 +211,96 @@ def markdown(data):
     for action in plan:
         counts[kind_of(action)] += 1
     lines.append("**%d to add, %d to change, %d to remove.**" % (counts["added"], counts["changed"], counts["removed"]))
-    diffs = dict((d.get("before_header"), d) for d in data.get("diff") or [] if isinstance(d, dict))
+    diffs = dict((_key(d.get("before_header")), d) for d in data.get("diff") or [] if isinstance(d, dict)) \
+        if isinstance(data.get("diff"), list) else {}
     for section in _ordered(plan):
         lines.append("")
-        lines.append("#### %s" % section)
+        lines.append("#### %s" % inert(section))
         lines.append("")
-        for action in [a for a in plan if a["section"] == section]:
+        for action in [a for a in plan if _key(a.get("section")) == section]:
             mark = dict(added="+", changed="~", removed="-")[kind_of(action)]
-            lines.append("- `%s` %s %s" % (mark, action["action"], action["item"]))
-            diff = diffs.get(action["item"])
+            lines.append("- `%s` %s %s" % (mark, _verb(action.get("action")), inert(action.get("item"))))
+            diff = diffs.get(_key(action.get("item")))
             if diff and kind_of(action) == "changed" and (diff.get("before") or diff.get("after")):
                 lines.extend(_diff_lines(diff))
     return "\n".join(lines) + "\n"
 
 
 def kind_of(action):
-    if action["action"] in REMOVING:
+    verb = action.get("action") if isinstance(action, dict) else None
+    if verb in REMOVING:
         return "removed"
-    if action["action"] in ("created", "invited"):
+    if verb in ("created", "invited"):
         return "added"
     return "changed"
+
+
+def _verb(value):
+    """An action's verb as written (``created``, ``waited for``): plain when it is lower-case words only,
+    which no renderer turns into anything; else :func:`inert`."""
+    return value if isinstance(value, str) and re.match(r"^[a-z]{1,30}( [a-z]{1,30}){0,3}$", value) else inert(value)
+
+
+def _key(value):
+    """A value of the plan as a key: text as it is, anything else as JSON (a plan file may hold anything)."""
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, default=str)
 
 
 def _ordered(plan):
     seen = []
     for action in plan:
-        if action["section"] not in seen:
-            seen.append(action["section"])
+        section = _key(action.get("section"))
+        if section not in seen:
+            seen.append(section)
     return seen
 
 
+def visible(text):
+    """``text`` on one line, every character that is not plainly visible written as an escape: line breaks
+    and other controls, the format characters that reorder or hide text (bidirectional overrides,
+    zero-width joiners), separators and unassigned code points."""
+    import unicodedata
+
+    out = []
+    for char in text:
+        if char == "\\":
+            out.append(char)
+        elif char in _NAMED:
+            out.append(_NAMED[char])
+        elif unicodedata.category(char) in ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp") or (
+                char.isspace() and char != " "):
+            out.append("\\u%04x" % ord(char) if ord(char) < 0x10000 else "\\U%08x" % ord(char))
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def inert(value):
+    """``value`` as Markdown that shows it as it is and does nothing: an inline code span (GitHub and
+    GitLab render no HTML, link, image, mention, reference or emoji inside one), on one line
+    (:func:`visible`), fenced with more backticks than any run inside it. Not text: its JSON."""
+    text = visible(value if isinstance(value, str) else json.dumps(value, sort_keys=True, default=str))
+    if not text.strip():
+        text = json.dumps(text)  # an empty or blank text shows as its quotes
+    runs = re.findall("`+", text)
+    fence = "`" * (max(len(run) for run in runs) + 1 if runs else 1)
+    pad = " " if text[0] in "` " or text[-1] in "` " else ""
+    return "%s%s%s%s%s" % (fence, pad, text, pad, fence)
+
+
 def _diff_lines(diff):
-    before, after = diff.get("before") or {}, diff.get("after") or {}
+    before = diff.get("before") if isinstance(diff.get("before"), dict) else {}
+    after = diff.get("after") if isinstance(diff.get("after"), dict) else {}
     lines = ["", "  ```diff"]
-    for key in sorted(set(before) | set(after)):
+    for key in sorted(set(before) | set(after), key=_key):
         if before.get(key) != after.get(key):
-            lines.append("  - %s: %s" % (key, json.dumps(before.get(key), sort_keys=True)))
-            lines.append("  + %s: %s" % (key, json.dumps(after.get(key), sort_keys=True)))
+            # JSON on one line (ensure_ascii: no control or direction character survives), inside the fence
+            name = key if isinstance(key, str) and key.isidentifier() else json.dumps(key, default=str)
+            lines.append("  - %s: %s" % (name, json.dumps(before.get(key), sort_keys=True, default=str)))
+            lines.append("  + %s: %s" % (name, json.dumps(after.get(key), sort_keys=True, default=str)))
     lines.append("  ```")
     lines.append("")
     return lines

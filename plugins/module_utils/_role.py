@@ -25,15 +25,25 @@ __metaclass__ = type
 
 import copy
 
-from ansible_collections.posthog.admin.plugins.module_utils._module import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
 from ansible_collections.posthog.admin.plugins.module_utils._people import normalize_email, standing
-from ansible_collections.posthog.admin.plugins.module_utils._resource import UPDATE, Failure, Resource, Scope, Step, name_problem
+from ansible_collections.posthog.admin.plugins.module_utils._resource import (
+    UPDATE,
+    Failure,
+    Field,
+    Resource,
+    Step,
+    name_problem,
+    options_of,
+)
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import (
+    ROLES,
     add_request,
     check_membership,
     explain,
     holder_emails,
     list_roles,
+    member_emails,
     recover_membership,
     remove_request,
     role_key,
@@ -45,13 +55,19 @@ from ansible_collections.posthog.admin.plugins.module_utils._section import Sect
 NAME_MAX_LENGTH = 200
 ITEM_OPTIONS = ("state", "name", "id", "members", "purge")
 
+#: A role's fields: its name (found regardless of case; given with an id, a rename) and who holds it
+#: (their email addresses; PostHog answers role memberships), which the Members step converges.
+FIELDS = (
+    Field("name"),
+    Field("members", "list", elements="str", from_api=member_emails, sent=False),
+)
+
 ARGUMENT_SPEC = dict(
     state=dict(type="str", default="present", choices=["present", "absent"]),
     id=dict(type="str"),
-    name=dict(type="str"),
-    members=dict(type="list", elements="str"),
-    purge=dict(type="bool", default=False),
 )
+ARGUMENT_SPEC.update(options_of(FIELDS))
+ARGUMENT_SPEC.update(purge=dict(type="bool", default=False))
 
 INFO_ARGUMENT_SPEC = dict(id=dict(type="str"), name=dict(type="str"))
 
@@ -81,11 +97,13 @@ class Members(Step):
     action = "members changed"
 
     def plan(self, resource, result):
+        """Before any write: the listed people must be members (those only invited are pending)."""
         wanted = resource.wanted_members()
         if wanted is None:
             return None
         holders = holder_emails(result.obj)
-        add = [(email, resource.people[email]) for email in wanted if email in resource.people and email not in holders]
+        people = resolve_people(resource, [e for e in resource.params["members"] if e.lower() not in holders])
+        add = [(email, people[email]) for email in wanted if email in people and email not in holders]
         remove = [m for email, m in sorted(holders.items()) if email not in wanted] if resource.params["purge"] else []
         return dict(add=add, remove=remove) if add or remove else None
 
@@ -127,19 +145,14 @@ class Role(Resource):
 
     kind = "role"
     return_key = "role"
-    SCOPE = Scope("organization", "roles")
+    SCOPE = ROLES
     list_option = "roles"
     item_options = ITEM_OPTIONS
     lookups = ("id", "name")
     named_by = "name or id"
-    fields = ()
+    FIELDS = FIELDS
     folded = ("name",)  # role names are the same role regardless of case
     steps = (UPDATE, MEMBERS)
-
-    def __init__(self, task, params, listing=None):
-        super(Role, self).__init__(task, params, listing)
-        self.people = {}  # {email key: member} of the listed members who are members
-
 
     def validate(self):
         params = self.params
@@ -166,33 +179,17 @@ class Role(Resource):
         return None if members is None else [e.lower() for e in members]
 
     # ------------------------------------------------------------- comparing
-    def desired(self):
-        if self.params.get("id") and self.params.get("name") is not None:
-            return dict(name=self.params["name"])
-        return {}
-
     def view(self, obj, desired):
+        """The managed fields, and who holds the role when the task lists them (a step's field)."""
         view = super(Role, self).view(obj, desired)
         if obj is not None and self.params.get("members") is not None:
-            view["members"] = sorted(holder_emails(obj))
+            view["members"] = self.read(obj, "members")
         return view
 
     def shape(self, obj):
         return with_member_emails(obj)
 
-    # --------------------------------------------------------------- checking
-    def guard(self, current):
-        """Before any write: the listed people must be members (or invited: then warned about)."""
-        if self.params.get("state") == "absent" or self.params.get("members") is None:
-            return
-        holders = holder_emails(current)
-        missing = [e for e in self.params["members"] if e.lower() not in holders]
-        self.people = resolve_people(self, missing)
-
     # --------------------------------------------------------------- writing
-    def create_payload(self, desired):
-        return dict(name=self.params["name"])
-
     def predict_create(self, payload):
         return dict(id=None, name=payload["name"], members=[], is_default=False, created_by=None, created_at=None)
 
@@ -203,7 +200,7 @@ class Role(Resource):
 def read_roles(task, params):
     """role_info: the organization's roles (or one by id, or by name regardless of case), each with
     ``member_emails``."""
-    roles = list_or_get(task, task.org_path("roles"), params.get("id"), what="role")
+    roles = list_or_get(task, Role.SCOPE.path(task, params), params.get("id"), what="role")
     if params.get("name") is not None:
         roles = [r for r in roles if role_key(r.get("name")) == role_key(params["name"])]
     return dict(roles=[with_member_emails(r) for r in roles])
@@ -241,14 +238,16 @@ def export_items(ctx):
     """organization_state_info: the roles, each with its holders and ``purge: true`` (the holders listed
     are its holders: one given by hand is drift, taken away on apply); sets the document's
     ``default_role``. None when PostHog refuses the list."""
-    roles = ctx.listed("roles", "roles")
+    roles = ctx.quietly("roles", lambda: ctx.client.list_all(Role.SCOPE.path(ctx.task, {}), context="listing roles"))
     if roles is None:
         return None
     roles = [r for r in roles if isinstance(r, dict)]
     defaults = [r.get("name") for r in roles if r.get("id") == ctx.org.get("default_role_id")]
     if defaults:
         ctx.document["default_role"] = defaults[0]
-    return [dict(name=r.get("name"), members=sorted(holder_emails(r)), purge=True) for r in roles]
+    reader = Role.reader()
+    # members even when none hold it: with purge, an empty list takes the role from anyone given it by hand
+    return [dict(reader.export(r), members=reader.read(r, "members"), purge=True) for r in roles]
 
 
 def scim_keeps_roles(task):

@@ -20,6 +20,10 @@ __metaclass__ = type
 import copy
 
 from ansible_collections.posthog.admin.plugins.module_utils._base import Failure
+from ansible_collections.posthog.admin.plugins.module_utils._resource import Scope
+
+#: Where an organization's roles live: the role kind's scope, and the path every read of roles here takes.
+ROLES = Scope("organization", "roles")
 
 MSG_ADMIN = "Only admins and owners create, change and delete roles and their members; use an admin's API key."
 
@@ -30,10 +34,21 @@ def role_key(name):
     return (name or "").strip().lower()
 
 
+def roles_path(task, organization_path=None):
+    """The roles of the task's organization (or of ``organization_path``, ``/api/organizations/<id>/``)."""
+    return "%s%s/" % (organization_path, ROLES.part) if organization_path else ROLES.path(task, {})
+
+
 def holder_emails(role):
     """The email addresses of the people holding ``role`` (as PostHog lists its members), lower-cased."""
     return dict((((m.get("user") or {}).get("email") or "").lower(), m) for m in (role or {}).get("members") or []
                 if (m.get("user") or {}).get("email"))
+
+
+def member_emails(memberships):
+    """Who holds a role, from its ``members`` (role memberships as PostHog answers them): their email
+    addresses, lower-cased and sorted."""
+    return sorted(holder_emails(dict(members=memberships)))
 
 
 def with_member_emails(role):
@@ -47,7 +62,7 @@ def with_member_emails(role):
 
 def list_roles(task, organization_path=None):
     """The roles of the task's organization (or of ``organization_path``, ``/api/organizations/<id>/``)."""
-    path = organization_path + "roles/" if organization_path else task.org_path("roles")
+    path = roles_path(task, organization_path)
     known = task.known(path)  # organization_state: the roles as its roles section left them
     if known is not None:
         return known
@@ -63,7 +78,7 @@ def roles_by_key(roles):
 
 
 def memberships_path(task, role, organization_path=None):
-    return "%sroles/%s/role_memberships/" % (organization_path or task.org_path(), role["id"])
+    return "%s%s/role_memberships/" % (roles_path(task, organization_path), role["id"])
 
 
 def add_request(task, role, member, organization_path=None):

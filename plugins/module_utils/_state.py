@@ -29,8 +29,15 @@ from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
 from ansible_collections.posthog.admin.plugins.module_utils import _catalog, _review
 from ansible_collections.posthog.admin.plugins.module_utils._apply import Stopped, execute
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._document import read_definition, to_yaml, write_private
-from ansible_collections.posthog.admin.plugins.module_utils._module import Task, plainly_valid
+from ansible_collections.posthog.admin.plugins.module_utils._document import (
+    MAX_DEFINITION_BYTES,
+    read_definition,
+    read_regular,
+    to_yaml,
+    write_private,
+)
+from ansible_collections.posthog.admin.plugins.module_utils._common import Task
+from ansible_collections.posthog.admin.plugins.module_utils._standin import given_secrets, plainly_valid
 from ansible_collections.posthog.admin.plugins.module_utils._plan import (
     Plan,
     Ref,
@@ -419,11 +426,13 @@ class OrganizationState:
     def stopped(self, plan, stopped):
         """The failure of an applied plan: what was done, what failed, what was not attempted."""
         where = stopped.action.label
-        failure = Failure("%s: %s %s" % (where, stopped.msg.rstrip(), progress_message(stopped.done, stopped.rest)),
+        failure = Failure("%s: %s %s" % (where, stopped.msg.rstrip(), progress_message(stopped.done, stopped.rest,
+                                                                                     stopped.uncertain)),
                           **stopped.extra)
         failure.extra.update(done=[a.as_dict(self.task.secrets) for a in stopped.done],
                              not_attempted=[a.as_dict(self.task.secrets) for a in stopped.rest],
-                             changed=bool(stopped.done), failed_item=where)
+                             uncertain=[a.as_dict(self.task.secrets) for a in stopped.uncertain],
+                             changed=bool(stopped.done or stopped.uncertain), failed_item=where)
         return failure
 
     def result(self, plan):
@@ -556,8 +565,28 @@ STATE_ARGUMENT_SPEC = dict(
     prune_projects=dict(type="bool", default=False),
 )
 
+def definition_secrets(definition):
+    """Every value the document gives a ``no_log`` option of a section's items, whatever shape the document
+    has (a section given as a dict instead of a list, items that are refused, unknown keys beside them):
+    masked from the first moment, so that no refusal prints them."""
+    found = set()
+    if not isinstance(definition, dict):
+        return found
+    for key, many in sections():
+        value = definition.get(key)
+        if value is not None:
+            found.update(given_secrets(_catalog.section(key).options, value))
+    return found
+
+
+def document_secrets(params):
+    """organization_state's ``secrets_of``: the secrets of the document given as ``definition``."""
+    return definition_secrets(params.get("definition")) if isinstance(params, dict) else set()
+
+
 STATE_MODULE_OPTIONS = dict(required_one_of=[("definition", "definition_file")],
-                            mutually_exclusive=[("definition", "definition_file")])
+                            mutually_exclusive=[("definition", "definition_file")],
+                            secrets_of=document_secrets)
 
 STATE_INFO_ARGUMENT_SPEC = dict(
     dest=dict(type="path"),
@@ -569,6 +598,7 @@ def converge_state(task, params):
     definition = params["definition"]
     if params.get("definition_file"):
         definition = read_definition(params["definition_file"])
+        task.add_secrets(definition_secrets(definition))  # before anything can fail and print it
     state = OrganizationState(task, definition, prune=params["prune"], prune_owners=params["prune_owners"],
                               prune_projects=params["prune_projects"], plan_file=params.get("plan_file"),
                               limits=params.get("limits"))
@@ -596,9 +626,8 @@ def read_state(task, params):
         text = to_yaml(document, parts, ctx.notes, ctx.comments, org, task.client.base_url)
         path = params["dest"]
         current = None
-        if os.path.exists(path):
-            with open(path) as handle:
-                current = handle.read()
+        if os.path.exists(path):  # a regular file of bounded size only: never a directory, a FIFO or a device
+            current = read_regular(path, "dest", MAX_DEFINITION_BYTES)
         result["changed"] = current != text
         if result["changed"] and not task.check_mode:
             write_private(path, text)

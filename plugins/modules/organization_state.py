@@ -44,10 +44,13 @@ attributes:
       - With the C(local) connection, the controller's own Python as C(ansible_python_interpreter) (as the
         examples of the inventory plugin P(posthog.admin.organizations#inventory) set them), and no C(become),
         C(environment) or C(async), the task runs in the controller's worker process instead of a module
-        process of its own. It is the same code, with the arguments checked the same way, and it returns the
-        same result after the same requests. What it saves is the module process's start-up, about two
-        thirds of an unchanged organization's CPU (see the fleet guide).
-      - Set the variable C(posthog_admin_in_process) to V(false) to run it as a module process anyway.
+        process of its own. It is the same code, with the arguments checked the same way, in the same working
+        directory (the playbook's, so a relative O(definition_file) or O(plan_file) names the same file either way),
+        and it returns the same result after the same requests. What it saves is the module process's start-up,
+        about two thirds of an unchanged organization's CPU (see the fleet guide).
+      - Set the variable C(posthog_admin_in_process) to V(false) to run it as a module process anyway. An
+        ansible-core older than 2.16 or newer than 2.21, and an ansible-core older than 2.19 at C(-vvv), run it as
+        a module process too; C(-vvv) says which way each task ran.
 options:
   definition:
     description:
@@ -159,8 +162,9 @@ notes:
     in, a person a role lists) or a document that lists one object twice (role names regardless of
     case). Check mode returns that plan (RV(plan)); a real run carries out exactly its writes.
   - Fails at the first refused write with the part and item named, reporting C(changed=true) when
-    earlier parts changed something, what was done (RV(done)) and what was not attempted
-    (RV(not_attempted)); running the task again converges the rest.
+    earlier parts changed something, what was done (RV(done)), what was not attempted
+    (RV(not_attempted)) and the write PostHog may have done all the same (RV(uncertain)); running the
+    task again converges the rest.
 seealso:
   - module: posthog.admin.organization_state_info
 """
@@ -296,6 +300,13 @@ done:
   elements: dict
 not_attempted:
   description: When a write fails, the actions of the plan not attempted (as in RV(plan)); run the task again.
+  returned: when a write fails
+  type: list
+  elements: dict
+uncertain:
+  description:
+    - When a write fails after it was sent (a lost answer, a 5xx such as a gateway's 504, a timeout), that action
+      (as in RV(plan)), which PostHog may have done all the same. The next run reads what it did. Empty otherwise.
   returned: when a write fails
   type: list
   elements: dict

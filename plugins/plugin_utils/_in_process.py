@@ -13,132 +13,51 @@ With ``connection: local`` and the controller's own Python as the interpreter (w
 machine, the same Python and the same environment as the worker that starts it: it only adds a
 process, and the compiling of ansible-core's and the collection's code from the payload's zip on every
 task (issue 25 measured that at two thirds of an unchanged organization's CPU). :class:`InProcessAction`
-runs the module's engine (``run_task_in``) in the worker instead, with :class:`ControllerModule`
-standing in for AnsibleModule: the same argument validation (ansible-core's ``ArgumentSpecValidator``,
-which AnsibleModule uses), the same result, secrets removed the same way (``remove_values`` with the
-no_log values). Anything else (another connection, ``become``, an ``environment``, ``async``, another
-interpreter, or ``posthog_admin_in_process: false``) runs the module as ansible-core's ``normal`` action
-does.
+runs the module's engine (``run_task_in``) in the worker instead, with ``_standin.ControllerModule``
+standing in for AnsibleModule; everything that imitates ansible-core is in ``module_utils/_standin.py``,
+each behaviour with its contract test. Anything else (another connection, ``become``, an ``environment``,
+``async``, another interpreter, an ansible-core the stand-in is not tested against, or
+``posthog_admin_in_process: false``) runs the module as ansible-core's ``normal`` action does, and -vvv
+says why.
 """
 
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import copy
-import json
 import os
 import sys
 
 from ansible import constants as C
-from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
-from ansible.module_utils.common.parameters import remove_values
-from ansible.module_utils.errors import UnsupportedError
 from ansible.module_utils.parsing.convert_bool import boolean
 from ansible.plugins.action.normal import ActionModule as NormalAction
 from ansible.utils.display import Display
+
+from ansible_collections.posthog.admin.plugins.module_utils import _standin
 
 display = Display()
 
 IN_PROCESS_VAR = "posthog_admin_in_process"
 
 
-def module_args(args):
-    """The task's arguments as a module process receives them: JSON from ansible-core's own encoder
-    (vaulted values decrypted, ansible-core's tags and types gone)."""
-    try:  # ansible-core 2.19 and later
-        from ansible.module_utils.common.json import Direction, get_module_encoder
-    except ImportError:
-        from ansible.module_utils.common.json import AnsibleJSONEncoder
-
-        return json.loads(json.dumps(args, cls=AnsibleJSONEncoder, vault_to_text=True))
-    return json.loads(json.dumps(args, cls=get_module_encoder("legacy", Direction.CONTROLLER_TO_MODULE)))
-
-
-class _Exit(Exception):
-    """exit_json or fail_json: the result, raised instead of printed."""
-
-    def __init__(self, result):
-        super(_Exit, self).__init__("module exit")
-        self.result = result
-
-
-class ControllerModule:
-    """What the engine uses of AnsibleModule, in the controller's worker.
-
-    ``params`` are validated by ansible-core's ``ArgumentSpecValidator`` (which AnsibleModule runs),
-    with the same messages; ``exit_json`` and ``fail_json`` raise :class:`_Exit` carrying the result
-    as AnsibleModule would print it (``invocation`` when ansible-core injects it, ``warnings``,
-    ``deprecations``, every no_log value removed).
-    """
-
-    def __init__(self, name, argument_spec, args, check_mode, diff, inject_invocation=True, **validation):
-        self._name = name
-        self.argument_spec = argument_spec
-        self.check_mode = check_mode
-        self._diff = diff
-        self._inject_invocation = inject_invocation
-        self._warnings = []
-        self._deprecations = []
-        given = copy.deepcopy(args)
-        validated = ArgumentSpecValidator(argument_spec, **validation).validate(args)
-        self.params = validated.validated_parameters
-        self.no_log_values = set(validated._no_log_values)  # pylint: disable=protected-access
-        for warning in validated._warnings:  # pylint: disable=protected-access
-            self.warn("Both option %s and its alias %s are set." % (warning["option"], warning["alias"]))
-        for deprecation in validated._deprecations:  # pylint: disable=protected-access
-            self._deprecations.append(dict((k, v) for k, v in deprecation.items() if v is not None))
-        errors = validated.error_messages
-        if errors:
-            # as AnsibleModule fails, even in check mode and before any request
-            from ansible_collections.posthog.admin.plugins.module_utils._module import explain_argument_error
-
-            msg = validated.errors.msg
-            if isinstance(validated.errors.errors[0], UnsupportedError):
-                msg = "Unsupported parameters for (%s) module: %s" % (name, msg)
-            self.fail_json(msg=explain_argument_error(msg, argument_spec, given))
-
-    def warn(self, warning):
-        self._warnings.append(warning)
-
-    def deprecate(self, msg, version=None, date=None, collection_name=None):
-        given = (("msg", msg), ("version", version), ("date", date), ("collection_name", collection_name))
-        self._deprecations.append(dict((k, v) for k, v in given if v is not None))
-
-    def _result(self, kwargs):
-        if self._inject_invocation:
-            kwargs.setdefault("invocation", {"module_args": self.params})
-        if self._warnings:
-            kwargs["warnings"] = list(self._warnings)
-        if self._deprecations:
-            kwargs["deprecations"] = list(self._deprecations)
-        # as the module process prints it and the controller reads it back: JSON, no_log values removed
-        return json.loads(json.dumps(remove_values(kwargs, self.no_log_values)))
-
-    def exit_json(self, **kwargs):
-        kwargs.setdefault("changed", False)
-        raise _Exit(self._result(kwargs))
-
-    def fail_json(self, msg, **kwargs):
-        kwargs.update(failed=True, msg=msg)
-        raise _Exit(self._result(kwargs))
-
-
-def run_in_process(name, argument_spec, work, args, check_mode, diff, inject_invocation=True, **options):
+def run_in_process(name, argument_spec, work, args, check_mode, diff, inject_invocation=True, directory=None,
+                   **options):
     """The result of the module ``name`` run by ``run_task_in`` here, as its process would return it.
 
     :param argument_spec: the module's own options (``module_spec`` adds the shared ones).
     :param work: the module's ``work(task, params)``.
+    :param directory: the working directory a module process would have (the playbook's); None: stay.
     :param options: the validation groups (``required_one_of``...) the module passes AnsibleModule.
     """
     from ansible_collections.posthog.admin.plugins.module_utils._module import module_spec, run_task_in
 
-    try:
-        module = ControllerModule(name, module_spec(argument_spec), module_args(args), check_mode, diff,
-                                  inject_invocation=inject_invocation, **options)
-        run_task_in(module, work)
-    except _Exit as done:
-        return done.result
+    with _standin.module_directory(directory):
+        try:
+            module = _standin.ControllerModule(name, module_spec(argument_spec), _standin.module_args(args),
+                                               check_mode, diff, inject_invocation=inject_invocation, **options)
+            run_task_in(module, work)
+        except _standin.ModuleExit as done:
+            return done.result
     raise RuntimeError("%s did not exit" % name)  # run_task_in always exits; a bug if not
 
 
@@ -160,6 +79,9 @@ class InProcessAction(NormalAction):
         wanted = self._templar.template(task_vars.get(IN_PROCESS_VAR, True))
         if not boolean(wanted, strict=False):
             return "%s is false" % IN_PROCESS_VAR
+        unmatched = _standin.unmatched(verbosity=display.verbosity, debug=C.DEFAULT_DEBUG)
+        if unmatched:
+            return unmatched
         if self._task.async_val:
             return "the task is async"
         if getattr(self._connection, "transport", None) != "local":
@@ -189,8 +111,6 @@ class InProcessAction(NormalAction):
         display.vvv("%s runs in the controller's worker (local connection, the controller's Python)" % name,
                     host=self._play_context.remote_addr)
         argument_spec, work, options = self.task()
-        inject = True
-        if "INJECT_INVOCATION" in C.config.get_configuration_definitions():  # ansible-core 2.21 and later
-            inject = C.config.get_config_value("INJECT_INVOCATION", variables=task_vars)
-        return run_in_process(name, argument_spec, work, self._task.args, self._task.check_mode,
-                              self._task.diff, inject_invocation=inject, **options)
+        return run_in_process(name, argument_spec, work, self._task.args, self._task.check_mode, self._task.diff,
+                              inject_invocation=_standin.inject_invocation(C.config, task_vars),
+                              directory=self._loader.get_basedir(), **options)

@@ -27,6 +27,9 @@ for it:
   from the state ``setup`` leaves. The fault test checks it against the request log of its first
   play; the 5xx-after-commit test runs for the methods it names (no play for a method the module
   never sends). None (info modules, list cases): that test tries every method, skipping the unsent.
+* ``task_vars``: the variables of each of its tasks; organization_state (the module with an action
+  plugin) has a case with ``harness.WORKER`` (run in the controller's worker) and one with
+  ``harness.MODULE_PROCESS`` (``posthog_admin_in_process: false``): every test runs it both ways.
 * ``action``: the module performs an action on every run (a backfill), so the second run must
   report ``changed=true`` for every task, and ``verify`` is called as ``verify(api, results,
   runs=n)`` with the number of plays that ran the tasks (each must have acted exactly once).
@@ -37,8 +40,10 @@ so that they do not collide there, and the roster (which purges) comes after the
 modules. A first task (``converge[0]``) never refers to an earlier result.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Optional
+
+from harness import MODULE_PROCESS, WORKER
 
 ORG_NAME = "Reliability Org"
 ORG_KEY = "organization"
@@ -64,6 +69,7 @@ class ModuleCase:
     action: bool = False
     name: str = ""
     writes: Optional[tuple] = None
+    task_vars: Optional[dict] = None
 
     @property
     def id(self):
@@ -1156,12 +1162,20 @@ def verify_organization_state(api, results):
 
 ORGANIZATION_STATE = ModuleCase(
     module="posthog.admin.organization_state",
+    name="organization_state_in_worker",
+    task_vars=WORKER,
     converge=[{"definition": STATE_DOCUMENT}],
     verify=verify_organization_state,
     writes=("POST",),
     create_path=r"/api/organizations/?$",
     secrets=(S3_KEY_ID, STATE_SECRET),
     bad_input=[
+        # refused arguments print them as invocation: the document's secrets must be masked there too
+        BadInput(dict(definition=STATE_DOCUMENT, prune="maybe"), r"prune.*unable to convert to bool", "prune maybe"),
+        BadInput(dict(definition=dict(STATE_DOCUMENT, batch_exports=STATE_DOCUMENT["batch_exports"][0])),
+                 r"batch_exports.*cannot be converted to a list", "a section given as a dict"),
+        BadInput(dict(definition=STATE_DOCUMENT, definition_file="acme.yml"),
+                 r"mutually exclusive: definition\|definition_file", "definition and definition_file"),
         BadInput({"definition": {"name": STATE_ORG, "domains": [{"domain": "a@b.example"}]}},
                  r"domains\[0\] \(domain 'a@b.example'\): domain 'a@b.example' looks like an e-mail", "bad domain"),
         BadInput({"definition": {"name": STATE_ORG, "batch_exports": [{"name": "x", "interval": "fortnightly"}]}},
@@ -1173,6 +1187,11 @@ ORGANIZATION_STATE = ModuleCase(
         BadInput({"definition": {"name": STATE_ORG, "colour": "blue"}}, r"unknown key\(s\) colour", "unknown key"),
     ],
 )
+
+
+# The same case as a module process (posthog_admin_in_process: false): each test runs it both ways.
+ORGANIZATION_STATE_MODULE_PROCESS = replace(ORGANIZATION_STATE, name="organization_state_module_process",
+                                            task_vars=MODULE_PROCESS)
 
 
 def verify_organization_state_info(api, results):
@@ -1188,7 +1207,7 @@ ORGANIZATION_STATE_INFO = ModuleCase(
     verify=verify_organization_state_info,
     bad_input=[
         BadInput({"organization": NO_ORG}, NO_ORG_MESSAGE, "unknown organization"),
-        BadInput({"dest": "/nonexistent-dir/x.yml"}, r"dest /nonexistent-dir/x.yml: the directory /nonexistent-dir "
+        BadInput({"dest": "/nonexistent-dir/x.yml"}, r"dest /nonexistent-dir/x.yml: cannot write it, the directory /nonexistent-dir "
                  r"does not exist", "dest in a missing directory"),
     ],
 )
@@ -1558,7 +1577,8 @@ MODULES = [DOMAIN, DOMAINS, DOMAIN_INFO, INVITE, INVITE_INFO, MEMBER, MEMBER_INF
            BATCH_EXPORT, BATCH_EXPORT_INFO, BATCH_EXPORT_BACKFILL, PIPELINE_PLUGIN, PIPELINE_PLUGIN_INFO,
            EVENT_DEFINITION, EVENT_DEFINITION_INFO, INTEGRATION_INFO, IDENTITY_PROVIDER_CONFIG,
            IDENTITY_PROVIDER_CONFIG_INFO, HOG_FUNCTION, ORGANIZATION_STATE_INFO, PROJECT_INFO,
-           PROJECT, PROXY_RECORD, PROXY_RECORD_INFO, ORGANIZATION_INFO, ORGANIZATION, ORGANIZATION_STATE]
+           PROJECT, PROXY_RECORD, PROXY_RECORD_INFO, ORGANIZATION_INFO, ORGANIZATION, ORGANIZATION_STATE,
+           ORGANIZATION_STATE_MODULE_PROCESS]
 
 
 # --------------------------------------------------------------------------- inventory plugin

@@ -32,6 +32,16 @@ BIN = os.path.dirname(sys.executable)
 READY = re.compile(r"posthog-emulator listening on (https?://\S+) \(profile \w+\)")
 
 
+#: Task variables that run organization_state (the modules with an action plugin) in the controller's worker:
+#: the controller's Python as the interpreter (the local connection the plays have already).
+WORKER = {"ansible_python_interpreter": sys.executable}
+#: ... and as a module process, as any other module runs.
+MODULE_PROCESS = {"ansible_python_interpreter": sys.executable, "posthog_admin_in_process": False}
+#: What -vvv prints for each (plugin_utils/_in_process.py).
+RAN_IN_WORKER = "runs in the controller's worker"
+RAN_AS_MODULE_PROCESS = "runs as a module process: posthog_admin_in_process is false"
+
+
 def build_dir():
     build = os.environ.get("BUILD") or "build"
     return build if os.path.isabs(build) else os.path.join(ROOT, build)
@@ -189,7 +199,8 @@ def play(workdir, emulator, steps, verbosity=0, env=None, timeout=300):
     """Run ``steps`` as one play on localhost and return a :class:`Run`.
 
     A step is ``{"module": "posthog.admin.x", "args": {...}}`` (run with ``ignore_errors`` and
-    registered as ``r0``, ``r1``, ... counting module steps only), ``{"faults": [rules], "seed": n}`` (replaces the emulator's fault
+    registered as ``r0``, ``r1``, ... counting module steps only; ``"vars"``: the task's variables,
+    :data:`WORKER` or :data:`MODULE_PROCESS` for where organization_state runs), ``{"faults": [rules], "seed": n}`` (replaces the emulator's fault
     rules through its control API), ``{"clear_log": True}``, or ``{"mark": "text"}`` (one logged GET whose query is
     ``reliability_mark=text``: it tells apart, in the request log, what the tasks before and after it sent). Every task gets the connection
     options from ``module_defaults`` (host and API key from variables, as a vault would give them).
@@ -238,6 +249,8 @@ def _tasks(steps, emulator, results_path, prefix="", marker=None):
                           "register": prefix + name, "ignore_errors": True})
             if step.get("check_mode"):
                 tasks[-1]["check_mode"] = True
+            if step.get("vars"):  # where organization_state runs: WORKER or MODULE_PROCESS
+                tasks[-1]["vars"] = dict(step["vars"])
         elif "faults" in step:
             body = {"rules": step["faults"]}
             if step.get("seed") is not None:

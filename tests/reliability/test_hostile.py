@@ -8,6 +8,7 @@ API key: where the key goes, what the output shows at -vvvv, and that every task
 """
 
 import json
+import time
 
 import pytest
 
@@ -48,6 +49,16 @@ def other():
     srv.stop()
 
 
+STATE = "posthog.admin.organization_state"
+
+
+def both_ways(args, **more):
+    """organization_state's task twice: in the controller's worker, then as a module process (its action
+    plugin decides: harness.WORKER and harness.MODULE_PROCESS)."""
+    return [dict(more, module=STATE, args=args, vars=harness.WORKER),
+            dict(more, module=STATE, args=args, vars=harness.MODULE_PROCESS)]
+
+
 def results_of(run, count):
     assert run.returncode == 0, run.explain()
     assert len(run.results) == count, run.explain()
@@ -77,8 +88,8 @@ def test_hostile_backslash_next_never_sends_the_key_elsewhere(server, other, tmp
     run = harness.play(str(tmp_path / "module"), server, [
         {"module": "posthog.admin.organization_info", "args": {}},
         {"module": "posthog.admin.member_info", "args": {"organization": "first"}},  # resolves the slug by listing
-    ], timeout=120)
-    for result in results_of(run, 2):
+    ] + both_ways({"definition": {"name": "First"}}), timeout=120)
+    for result in results_of(run, 4):
         message = failed_with(result)
         assert ("Refusing to follow a pagination link that holds a backslash (HTTP libraries disagree on which "
                 "host such a link names); the API key is only ever sent to %s" % server.url) in message, message
@@ -87,7 +98,7 @@ def test_hostile_backslash_next_never_sends_the_key_elsewhere(server, other, tmp
         inventory.explain()
     assert not inventory.results.get("posthog_organizations")
     assert other.requests == [] and other.authorized() == [], "the key went to the other listener"
-    assert len(server.requests) == 3
+    assert len(server.requests) == 5
 
 
 # ---------------------------------------------------------------- 2. an api_key ending in a newline
@@ -96,8 +107,10 @@ def test_hostile_api_key_with_trailing_newline_is_named_not_printed(server, tmp_
     run = harness.play(str(tmp_path / "module"), shim, [
         {"module": "posthog.admin.organization_info", "args": {}},
         {"module": "posthog.admin.organization", "args": {"name": "Never created"}},
-    ], verbosity=4, env={"ANSIBLE_PIPELINING": "false"}, timeout=120)
-    for result in results_of(run, 2):
+    ] + both_ways({"definition": {"name": "Never created"}}), verbosity=4, env={"ANSIBLE_PIPELINING": "false"},
+        timeout=120)
+    assert harness.RAN_IN_WORKER in run.stdout and harness.RAN_AS_MODULE_PROCESS in run.stdout
+    for result in results_of(run, 4):
         message = failed_with(result)
         assert message.startswith("api_key contains whitespace or control characters (it ends with a newline); "
                                   "a personal API key is a single word"), message
@@ -148,14 +161,17 @@ def test_hostile_echoed_multiline_secret_never_appears_at_vvvv(server, tmp_path)
 def test_hostile_repeating_next_ends_at_once(server, tmp_path):
     server.answer = lambda request: (200, {"count": 1000, "next": server.url + ORGS, "previous": None,
                                            "results": [{"id": "o1", "name": "Loop", "slug": "loop"}]})
-    run = harness.play(str(tmp_path / "module"), server, [{"module": "posthog.admin.organization_info", "args": {}}],
-                       timeout=120)
-    (result,) = results_of(run, 1)
+    run = harness.play(str(tmp_path / "module"), server, [{"module": "posthog.admin.organization_info", "args": {}}]
+                       + both_ways({"definition": {"name": "Loop"}}), timeout=120)
+    result, worker, module_process = results_of(run, 3)
     assert failed_with(result) == ("listing organizations: GET %s pagination did not end: page 2 repeats page 1 "
                                    "(%s); the server's next links go round in a loop" % (ORGS, ORGS))
+    for state in (worker, module_process):
+        assert ("GET %s pagination did not end: page 2 repeats page 1 (%s); the server's next links go round in a "
+                "loop" % (ORGS, ORGS)) in failed_with(state)
     inventory = harness.inventory(str(tmp_path / "inventory"), server, {}, timeout=120)
     assert "pagination did not end: page 2 repeats page 1" in inventory_output(inventory), inventory.explain()
-    assert len(server.requests) == 2, "pages were read again and again"
+    assert len(server.requests) == 4, "pages were read again and again"  # one a task, one the inventory
     assert run.elapsed < 60 and inventory.elapsed < 60
 
 
@@ -181,18 +197,20 @@ def test_hostile_trickling_answer_ends_at_the_timeout(server, tmp_path):
     run = harness.play(str(tmp_path / "module"), server, [
         {"module": "posthog.admin.organization_info", "args": {"timeout": 2, "retries": 0}},
         {"module": "posthog.admin.organization_info", "args": {"timeout": 2, "retries": 1}},
-    ], timeout=120)
-    first, second = results_of(run, 2)
+    ] + both_ways({"definition": {"name": "Slow"}, "timeout": 2, "retries": 0}), timeout=120)
+    first, second, worker, module_process = results_of(run, 4)
     assert failed_with(first) == "GET %s failed: no complete answer within timeout (2 s)" % ORGS
     assert failed_with(second) == ("GET %s failed: no complete answer within timeout (2 s). Gave up after 1 "
                                    "retries." % ORGS)
+    for state in (worker, module_process):
+        assert "GET %s failed: no complete answer within timeout (2 s)" % ORGS in failed_with(state)
     inventory = harness.inventory(str(tmp_path / "inventory"), server, {"timeout": 2, "retries": 0}, timeout=120)
     assert "no complete answer within timeout (2 s)" in inventory_output(inventory), inventory.explain()
-    assert len(server.requests) == 4
+    assert len(server.requests) == 6
     # the client hung up on every trickle at its deadline (before: 120 s for one task)
     for request, hangup in zip(server.requests, sorted(server.hangups)):
         assert hangup - request["at"] < 3.0, "an attempt outlived its timeout: %.1f s" % (hangup - request["at"])
-    assert len(server.hangups) == 4
+    assert len(server.hangups) == 6
     assert run.elapsed < 60 and inventory.elapsed < 30
 
 
@@ -246,3 +264,41 @@ def test_hostile_garbage_create_answer_is_not_taken_for_the_object(server, tmp_p
         message = failed_with(result)
         assert ("unexpected answer to POST /api/organizations/ (HTTP %d, %s); the object may have been created: "
                 "check /api/organizations/ before running again" % (status, what)) in message, message
+
+
+# ---------------------------------------------------------------- 9. next links that never repeat (issue 33)
+def test_hostile_never_repeating_next_links_end_in_time(server, tmp_path):
+    """A server that links to a new page forever, each answered in time, with a count that allows them
+    all: every list ends after LIST_TIMEOUTS request timeouts (before: 9,073 requests in 400 s)."""
+    def answer(request):
+        time.sleep(0.05)
+        offset = int(request["path"].rsplit("offset=", 1)[1]) if "offset=" in request["path"] else 0
+        return 200, {"count": 10 ** 9, "next": "%s/api/organizations/?limit=500&offset=%d" % (server.url, offset + 500),
+                     "previous": None, "results": [{"id": "o%d" % offset, "name": "O", "slug": "o%d" % offset}]}
+
+    server.answer = answer
+    run = harness.play(str(tmp_path / "module"), server, [
+        {"module": "posthog.admin.organization_info", "args": {"timeout": 0.5, "retries": 0}},
+    ] + both_ways({"definition": {"name": "Endless"}, "timeout": 0.5, "retries": 0}), timeout=120)
+    for result in results_of(run, 3):
+        assert "pagination did not end within 5 s (" in failed_with(result), result
+    inventory = harness.inventory(str(tmp_path / "inventory"), server, {"timeout": 0.5, "retries": 0}, timeout=120)
+    assert "pagination did not end within 5 s (" in inventory_output(inventory), inventory.explain()
+    assert run.elapsed < 60 and inventory.elapsed < 30
+    assert len(server.requests) < 4 * 120
+
+
+# ---------------------------------------------------------------- 10. JSON nested too deep (issue 33)
+def test_hostile_json_nested_too_deep_fails_clearly(server, tmp_path):
+    deep = hostile.Raw("[" * 100000 + "]" * 100000)
+    server.answer = lambda request: (200, deep)
+    run = harness.play(str(tmp_path / "module"), server, [
+        {"module": "posthog.admin.organization_info", "args": {"retries": 0}},
+    ] + both_ways({"definition": {"name": "Deep"}, "retries": 0}), timeout=120)
+    for result in results_of(run, 3):
+        message = failed_with(result)
+        assert "answered JSON nested deeper than 100 levels, which no PostHog answer is" in message, message
+        assert "recursion" not in message
+    inventory = harness.inventory(str(tmp_path / "inventory"), server, {"retries": 0}, timeout=120)
+    assert "nested deeper than 100 levels" in inventory_output(inventory), inventory.explain()
+    assert "recursion" not in inventory_output(inventory)

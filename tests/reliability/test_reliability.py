@@ -7,6 +7,7 @@ config of cases.INVENTORIES) run for real with ansible-playbook against a live e
     make collection BUILD=build && BUILD=build .venv/bin/python -m pytest -p no:cacheprovider -n 2 tests/reliability
 """
 
+import json
 import os
 import re
 
@@ -28,7 +29,15 @@ def by_id(cases):
 
 
 def module_steps(case, args_list=None, **overrides):
-    return [{"module": case.module, "args": dict(args, **overrides)} for args in (args_list or case.converge)]
+    return [step(case, dict(args, **overrides)) for args in (args_list or case.converge)]
+
+
+def step(case, args, **more):
+    """One task of ``case`` (with its task variables: where organization_state runs)."""
+    found = dict(more, module=case.module, args=args)
+    if case.task_vars:
+        found["vars"] = case.task_vars
+    return found
 
 
 def failures(run):
@@ -159,15 +168,15 @@ def test_429_waits_are_honoured_and_bounded(case, emulator, tmp_path):
     once = {"method": "*", "path": "/api/", "status": 429, "times": 1}
     steps = [
         {"faults": [dict(once, retry_after=1)]},
-        {"module": case.module, "args": first},
+        step(case, first),
         {"faults": [dict(once, body_wait=2)]},
-        {"module": case.module, "args": first},
+        step(case, first),
         {"faults": [dict(once, body_wait=3)]},
-        {"module": case.module, "args": dict(first, retry_max_delay=1)},
+        step(case, dict(first, retry_max_delay=1)),
         {"faults": [dict(once, retry_after=3)]},
-        {"module": case.module, "args": dict(first, retry_max_delay=1)},
+        step(case, dict(first, retry_max_delay=1)),
         {"faults": [{"method": "*", "path": "/api/", "status": 429, "body_wait": 1}]},
-        {"module": case.module, "args": dict(first, retries=2)},
+        step(case, dict(first, retries=2)),
     ]
     run = harness.play(str(tmp_path), emulator, steps)
     results = run.results
@@ -195,9 +204,9 @@ def test_tls_validation_ca_path_and_opt_out(emulator, tls_emulator, tmp_path):
     for case in MODULES:
         args = case.converge[0]
         steps += [
-            {"module": case.module, "args": args, "name": "%s, default validate_certs" % case.id},
-            {"module": case.module, "args": dict(args, ca_path=tls_emulator.ca), "name": "%s, ca_path" % case.id},
-            {"module": case.module, "args": dict(args, validate_certs=False), "name": "%s, no validation" % case.id},
+            step(case, args, name="%s, default validate_certs" % case.id),
+            step(case, dict(args, ca_path=tls_emulator.ca), name="%s, ca_path" % case.id),
+            step(case, dict(args, validate_certs=False), name="%s, no validation" % case.id),
         ]
     run = harness.play(str(tmp_path / "play"), tls_emulator, steps, timeout=900)  # every module once: ~250 s on a quiet machine
     assert run.returncode == 0, run.explain()
@@ -237,16 +246,25 @@ def test_secrets_never_appear_at_vvvv(case, emulator, tmp_path):
     steps = module_steps(case)
     steps.append({"faults": [{"method": "*", "path": "/api/", "status": 503}]})
     steps += module_steps(case, case.converge[:1], retries=0)  # fails at the server
-    if case.bad_input:
-        steps.append({"module": case.module, "args": case.bad_input[0].args})  # fails before any request
+    # fails before any request: the first bad input, and every one that carries a secret (a refusal prints
+    # the arguments as invocation)
+    refused = [bad for index, bad in enumerate(case.bad_input)
+               if index == 0 or any(secret in json.dumps(bad.args) for secret in case.secrets)]
+    steps += [step(case, bad.args) for bad in refused]
     # Ansible's defaults (no pipelining: the module and its args go through a temporary file)
     run = harness.play(str(tmp_path), emulator, steps, verbosity=4, env={"ANSIBLE_PIPELINING": "false"})
     assert run.returncode == 0, run.explain()
     converged = len(case.converge)
+    for index, bad in enumerate(refused):
+        assert run.results["r%d" % (converged + 1 + index)].get("failed"), bad.id
+    if case.task_vars:  # where it ran, as -vvv says
+        assert (harness.RAN_AS_MODULE_PROCESS if case.task_vars.get("posthog_admin_in_process") is False
+                else harness.RAN_IN_WORKER) in run.stdout, "%s did not run where its case says" % case.id
     assert not any(run.results["r%d" % n].get("failed") for n in range(converged)), failures(run)
     assert run.results["r%d" % converged].get("failed"), "the faulted task did not fail"
     assert "HTTP 503" in run.results["r%d" % converged]["msg"]
-    assert "<localhost> ESTABLISH LOCAL CONNECTION" in run.stdout, "not verbose enough to prove anything"
+    verbose = harness.RAN_IN_WORKER if case.task_vars is harness.WORKER else "<localhost> ESTABLISH LOCAL CONNECTION"
+    assert verbose in run.stdout, "not verbose enough to prove anything"
     assert_no_secret(run, emulator, case.secrets, case.id)
 
 
@@ -286,8 +304,7 @@ def test_bad_input_fails_clearly_and_writes_nothing(case, emulator, tmp_path):
     api = emulator.api
     prepare(case, api)
     steps = [{"clear_log": True}]
-    steps += [{"module": case.module, "args": bad.args, "name": "bad input: %s" % (bad.id or bad.args)}
-              for bad in case.bad_input]
+    steps += [step(case, bad.args, name="bad input: %s" % (bad.id or bad.args)) for bad in case.bad_input]
     run = harness.play(str(tmp_path), emulator, steps)
     assert run.returncode == 0, run.explain()
     problems = []
@@ -303,3 +320,31 @@ def test_bad_input_fails_clearly_and_writes_nothing(case, emulator, tmp_path):
     assert not problems, "\n".join(problems)
     writes = api.writes()
     assert writes == [], "bad input made writes: %s" % writes
+
+
+# ------------------------------------------------------------------ a write that may have happened
+@pytest.mark.parametrize("where", [harness.WORKER, harness.MODULE_PROCESS], ids=["in-worker", "module-process"])
+def test_a_delete_answered_504_after_it_happened_is_reported_uncertain(emulator, tmp_path, where):
+    """A gateway answers 504 (its HTML page) to a DELETE PostHog has done, with no retry left: the task
+    says the delete may have happened, lists it as uncertain (neither done nor not attempted), shows no
+    HTML; the next run finds it done. organization_state in the worker and as a module process."""
+    api = emulator.api
+    api.call("POST", "/api/organizations/@current/roles/", {"name": "Doomed"})
+    api.clear_requests()
+    args = {"definition": {"name": "Emulator Org", "roles": [{"name": "Doomed", "state": "absent"}]}, "retries": 0}
+    task = {"module": "posthog.admin.organization_state", "args": args, "vars": where}
+    run = harness.play(str(tmp_path), emulator, [
+        {"faults": [{"method": "DELETE", "path": "/api/", "mode": "commit_then_status", "status": 504, "times": 1}]},
+        task, dict(task)])
+    assert run.returncode == 0, run.explain()
+    first, second = run.results["r0"], run.results["r1"]
+    message = first.get("msg", "")
+    assert first.get("failed"), first
+    assert "failed with HTTP 504: an HTML page titled '504 Gateway Time-out', not PostHog's JSON" in message, message
+    assert "The DELETE may have been applied all the same (HTTP 504 came after it was sent)" in message, message
+    assert "Uncertain (PostHog may have done it; the next run reads what it did): deleted roles[0]" in message
+    assert "<" not in message and "Traceback" not in message
+    assert [a["action"] for a in first["uncertain"]] == ["deleted"] and first["done"] == [], first
+    assert first["not_attempted"] == []
+    assert not second.get("failed") and second["changed"] is False, second
+    assert [r["name"] for r in api.list_all("/api/organizations/@current/roles/")].count("Doomed") == 0

@@ -202,7 +202,7 @@ class ModuleRun:
             result["msg"] = msg
             raise ModuleExit(warned(result), True)
 
-        from ansible_collections.posthog.admin.plugins.module_utils import _client
+        from ansible_collections.posthog.admin.plugins.module_utils import _http_retry
 
         try:  # ansible-core 2.19+: once controller code was imported (the inventory tests), module
             # warnings would go to the controller's display instead of the result
@@ -215,7 +215,7 @@ class ModuleRun:
         with _module_args(full), mock.patch.object(basic.AnsibleModule, "exit_json", exit_json), \
                 mock.patch.object(basic.AnsibleModule, "fail_json", fail_json), \
                 mock.patch.object(basic.AnsibleModule, "warn", warn), \
-                mock.patch.object(_client, "backoff_delay", lambda attempt: 0.0), as_a_module:
+                mock.patch.object(_http_retry, "backoff_delay", lambda attempt: 0.0), as_a_module:
             with pytest.raises(ModuleExit) as info:
                 module.main()
         result = dict(info.value.result)

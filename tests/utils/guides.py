@@ -93,13 +93,6 @@ GUIDES = [
 # Guides that fail, and why: (document, section, the command that fails, way or None for both, why).
 # Each is work left to do in the issue it cites; once it passes, this test fails until the entry is removed.
 KNOWN_FAILURES = [
-    (RST + "guide_adopt.rst", "Recreating an organization", "POSTHOG_HOST=http://127.0.0.1:8011 ansible-playbook site.yml", None,
-     "issue 32: organization_state invites the people a role lists but does not wait for them to join, so "
-     "the role's holders cannot be set and recreating an exported organization fails"),
-    (RST + "guide_gitops.rst", "The repository", "ansible-playbook ci/plan.yml --check", WORKER,
-     "issue 35, item 3 (the worker's paths, another change of that issue): in the controller's worker, "
-     "organization_state resolves a relative definition_file and plan_file against the directory ansible-playbook "
-     "runs in, where a module process resolves them against the playbook's directory (ci/)"),
 ]
 
 IN_PROCESS_MODULES = ("posthog.admin.organization_state:", "organization_as_code")

@@ -1,4 +1,4 @@
-"""``/api/projects/<id>/schema_property_groups`` and ``/api/projects/<id>/event_schemas`` (docs/posthog_facts.md §15.3).
+"""``/api/projects/<id>/schema_property_groups`` and ``/api/projects/<id>/event_schemas`` (docs/posthog_facts.md §16.3).
 
 The schema of a tracking plan: a **property group** is a named set of typed properties; an **event
 schema** says an event definition carries a group. As PostHog's newest code:

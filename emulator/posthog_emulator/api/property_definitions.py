@@ -1,4 +1,4 @@
-"""``/api/projects/<project_id|@current>/property_definitions`` (docs/posthog_facts.md §15.2).
+"""``/api/projects/<project_id|@current>/property_definitions`` (docs/posthog_facts.md §16.2).
 
 Mirrors the newest ``posthog/api/property_definition.py`` with
 ``products/enterprise/backend/api/ee_property_definition.py``:

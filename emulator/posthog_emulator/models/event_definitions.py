@@ -8,7 +8,7 @@ enterprise) is decided per organization at request time (see ``api/event_definit
 
 Tags are PostHog ``TaggedItem`` rows; here they are a JSON list of normalised names.
 
-The rest of the tracking plan lives here too (docs/posthog_facts.md §15): property definitions
+The rest of the tracking plan lives here too (docs/posthog_facts.md §16): property definitions
 (``posthog/models/property_definition.py`` with ``EnterprisePropertyDefinition``), which event
 carried which property (``EventProperty``), and the schema: named groups of typed properties
 (``SchemaPropertyGroup``, ``SchemaPropertyGroupProperty``) and which groups an event definition

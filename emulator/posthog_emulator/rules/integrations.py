@@ -5,7 +5,7 @@
   body's ``config`` into a :class:`Built` (``integration_id``, ``config``, ``sensitive_config``,
   whether the user named it) with PostHog's checks and messages (:func:`build`), as the newest
   ``posthog/models/integration/`` files do (``aws.py``, ``snowflake.py``, ``databricks.py``,
-  ``postgres.py``, ``google_cloud.py``, ``azure_blob.py``; docs/posthog_facts.md §15).
+  ``postgres.py``, ``google_cloud.py``, ``azure_blob.py``; docs/posthog_facts.md §16).
 * :func:`display_name`: PostHog's ``Integration.display_name``.
 * :data:`EXPORT_KINDS`: the kind each batch export destination type needs.
 """

@@ -1,4 +1,4 @@
-"""Rules of the tracking plan past event definitions (docs/posthog_facts.md §15): property definitions
+"""Rules of the tracking plan past event definitions (docs/posthog_facts.md §16): property definitions
 and the schema (property groups, the groups an event carries).
 
 Mirrors ``posthog/api/property_definition.py`` (``PropertyDefinitionQuerySerializer``, the open-source

@@ -9,6 +9,7 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import os
 import sys
 from unittest import mock
 
@@ -116,3 +117,35 @@ def test_invocation_follows_ansible_cores_setting(server):
     result = run_in_process("posthog.admin.organization_state", STATE_ARGUMENT_SPEC, converge_state, params, False,
                             False, inject_invocation=False, **STATE_MODULE_OPTIONS)
     assert "invocation" not in result
+
+
+def test_an_ansible_core_the_stand_in_cannot_match_runs_a_module_process(monkeypatch):
+    from ansible_collections.posthog.admin.plugins.module_utils import _standin
+
+    monkeypatch.setattr(_standin, "ANSIBLE_CORE_VERSION", "2.22.0")
+    monkeypatch.setattr(_standin.unmatched, "__defaults__", ("2.22.0", 0, False))
+    assert "ansible-core 2.22.0 is not one the worker's stand-in" in action().module_process_reason(dict(HERE))
+    assert action().module_process_reason(dict(HERE, **{IN_PROCESS_VAR: False})) == "posthog_admin_in_process is false"
+
+
+def test_the_worker_runs_the_task_in_the_playbooks_directory_and_puts_it_back(server, tmp_path, monkeypatch):
+    """As ansible-core runs a module process on the local connection: in the playbook's directory (the
+    loader's basedir), PWD naming it; a relative definition_file is read there."""
+    from ansible_collections.posthog.admin.plugins.module_utils._standin import module_directory
+
+    play = tmp_path / "play"
+    (play / "organizations").mkdir(parents=True)
+    (play / "organizations" / "acme.yml").write_text("name: Acme\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PWD", str(tmp_path))
+    server.script((200, page(ORG)), (200, page()), (200, page()), (200, page()), (200, page()), (200, page()),
+                  (200, page()), (200, page()), (200, page()), (200, page()), (200, page()), (200, page()))
+    params = dict(host=server.url, api_key=KEY, retries=0, definition_file="organizations/acme.yml")
+    result = run_in_process("posthog.admin.organization_state", STATE_ARGUMENT_SPEC, converge_state, params, True,
+                            False, directory=str(play), **STATE_MODULE_OPTIONS)
+    assert "cannot be read" not in result.get("msg", ""), result
+    assert result["organization"]["name"] == "Acme"
+    assert os.getcwd() == str(tmp_path) and os.environ["PWD"] == str(tmp_path)
+    with module_directory(str(play)):
+        assert os.getcwd() == str(play) and os.environ["PWD"] == str(play)
+    assert os.getcwd() == str(tmp_path)

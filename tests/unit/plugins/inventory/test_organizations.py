@@ -139,9 +139,10 @@ def test_constructed_options_compose_group_and_key(server, tmp_path):
 def test_duplicate_and_missing_host_names_are_skipped(server, tmp_path):
     server.script((200, page(server, [org(1), org(2, name="Org 1"), org(3, name=None)])))
     result, stderr = build(server, tmp_path, "hostname: name\n")
-    assert result["groups"]["posthog_organizations"] == ["Org 1"]
-    assert result["hostvars"]["Org 1"]["posthog_slug"] == "org-1"
-    assert "two organizations are named 'Org 1'" in stderr
+    assert result["groups"]["posthog_organizations"] == ["Org_1"]  # a host name safe everywhere (issue 33)
+    assert result["hostvars"]["Org_1"]["posthog_slug"] == "org-1"
+    assert result["hostvars"]["Org_1"]["posthog_name"] == "Org 1"
+    assert "two organizations have the host name 'Org_1' (their name)" in stderr
 
 
 def guide_block(marker):

@@ -10,6 +10,7 @@ __metaclass__ = type
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -119,3 +120,57 @@ def test_hostvars_tolerate_odd_projects_and_levels():
     assert values["posthog_projects"] == [{"id": 2, "name": None}]
     assert values["posthog_membership_level"] == "boss"
     assert values["posthog_membership_level_number"] == "boss"
+
+
+# ---------------------------------------------------------------- host names safe for every use (issue 33)
+HOSTILE_NAMES = ["../../x", "..", ".hidden", "-e", "a/b\\c", "x:y,z[0]!&*", "caf\u00e9 \u202eevil", "ok-name.1",
+                 "l" * 300, "l" * 301]
+
+
+def test_host_names_are_safe_for_every_use_ansible_core_makes_of_them():
+    from ansible_collections.posthog.admin.plugins.inventory.organizations import MAX_HOSTNAME, safe_hostname
+
+    made = [safe_hostname(name) for name in HOSTILE_NAMES]
+    assert made[:8] == ["___.._x", "__", "_hidden", "_e", "a_b_c", "x_y_z_0____", "caf___evil", "ok-name.1"]
+    for name in made:
+        assert len(name) <= MAX_HOSTNAME and name[0] not in ".-" and all(c.isalnum() or c in "_.-" for c in name)
+        assert name.isascii() and "/" not in name
+    assert made[8] != made[9], "two long names must stay two hosts"
+
+
+def test_an_organization_named_like_a_path_never_writes_outside_the_fact_cache(server, tmp_path):
+    """hostname: name, and a play that caches a fact for each host (the jsonfile cache joins the host name to
+    its directory): every file lands in the cache directory, under a safe name (on 2.16 an organization
+    named ../../x wrote to ../../x from there)."""
+    root = collections_root()
+    if root is None:
+        pytest.skip("run from a built collection copy (make units)")
+    names = ["../../x", "..", ".hidden", "ok"]
+    server.script((200, {"count": len(names), "next": None, "previous": None, "results": [
+        dict(id="0190a3f4-0000-7000-8000-%012d" % n, name=name, slug="org-%d" % n, membership_level=8)
+        for n, name in enumerate(names)]}))
+    work = tmp_path / "a" / "b"
+    cache = work / "cache" / "facts"
+    cache.mkdir(parents=True)
+    source = work / "inventory.posthog.yml"
+    source.write_text("plugin: posthog.admin.organizations\nhost: %s\napi_key: %s\nretries: 0\nhostname: name\n"
+                      % (server.url, KEY))
+    play = work / "play.yml"
+    play.write_text("- hosts: posthog_organizations\n  connection: local\n  gather_facts: false\n  tasks:\n"
+                    "    - ansible.builtin.set_fact:\n        seen: true\n        cacheable: true\n")
+    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=root, ANSIBLE_CACHE_PLUGIN="jsonfile",
+               ANSIBLE_CACHE_PLUGIN_CONNECTION=str(cache), ANSIBLE_LOCALHOST_WARNING="false",
+               ANSIBLE_INVENTORY_UNPARSED_WARNING="false", ANSIBLE_NOCOLOR="1",
+               ANSIBLE_PYTHON_INTERPRETER=sys.executable)
+    env.pop("PYTHONPATH", None)
+    before = set(p for p in tmp_path.rglob("*"))
+    done = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "-i", str(source),
+                           str(play)], cwd=str(work), env=env, capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    made = set(p for p in tmp_path.rglob("*")) - before
+    outside = [str(p) for p in made if cache not in p.parents]
+    assert outside == [], outside
+    # (ansible-core 2.19 and later start the file's name with its serialization's version: s1_)
+    assert sorted(re.sub(r"^s\d+_", "", p.name) for p in cache.iterdir()) == ["__", "___.._x", "_hidden", "ok"]
+    assert KEY not in done.stdout + done.stderr

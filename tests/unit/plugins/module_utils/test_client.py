@@ -12,10 +12,12 @@ import time
 import pytest
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import (
+    AmbiguousWrite,
     PostHogClient,
     PostHogError,
     backoff_delay,
 )
+from ansible_collections.posthog.admin.plugins.module_utils._apply import post_or_refind
 
 KEY = "phx_unit_test_key_0123456789abcdefghijklmnopqrstuv"
 
@@ -113,18 +115,80 @@ def test_post_repeated_after_429(server):
     assert [r["method"] for r in server.requests] == ["POST", "POST"]
 
 
-def test_post_recovers_the_object_it_created(server):
+def test_an_ambiguous_post_raises_a_typed_error_naming_the_request_and_its_cause(server):
+    """The client never calls back into a resource: it reports the write it cannot tell happened."""
+    server.script((504, {"detail": "gateway"}))
+    client, waits = make_client(server)
+    with pytest.raises(AmbiguousWrite) as info:
+        client.post("/api/organizations/", {"name": "x"}, context="creating organization 'x'")
+    error = info.value
+    assert isinstance(error, PostHogError) and error.method == "POST" and error.path == "/api/organizations/"
+    assert error.status == 504 and error.cause.status == 504 and error.failure == "HTTP 504"
+    assert error.message.startswith("creating organization 'x': POST /api/organizations/ failed with HTTP 504")
+    assert error.message.endswith("The POST was not retried because it may have been applied; re-run the task "
+                                  "to converge.")
+    assert error.resume_wait is not None and waits == [] and len(server.requests) == 1
+
+
+def test_a_lost_answer_is_an_ambiguous_write_too(server):
+    server.script((200, "DROP"))
+    client, dummy = make_client(server)
+    with pytest.raises(AmbiguousWrite) as info:
+        client.post("/api/organizations/", {"name": "x"})
+    assert info.value.status is None and "connection failed" in info.value.failure
+
+
+def test_resume_sends_the_post_again_within_the_same_budget(server):
+    server.script((504, None), (201, {"id": "b"}))
+    client, waits = make_client(server)
+    with pytest.raises(AmbiguousWrite) as info:
+        client.post("/api/organizations/", {"name": "x"})
+    assert client.post("/api/organizations/", {"name": "x"}, resume=info.value) == {"id": "b"}
+    assert waits == [info.value.resume_wait] and "HTTP 504; retrying" in client.retry_log[0]
+
+
+def test_past_the_budget_an_ambiguous_write_cannot_be_resumed(server):
+    server.script((504, None), (504, None))
+    client, waits = make_client(server, retries=1)
+    with pytest.raises(AmbiguousWrite) as first:
+        client.post("/api/organizations/", {"name": "x"})
+    with pytest.raises(AmbiguousWrite) as second:
+        client.post("/api/organizations/", {"name": "x"}, resume=first.value)
+    assert second.value.resume_wait is None and second.value.attempt == 1
+    assert str(second.value.spent()).endswith("Gave up after 1 retries.")
+
+
+def test_post_or_refind_returns_what_the_look_up_finds(server):
     server.script((504, None))
     client, dummy = make_client(server)
-    found = client.post("/api/organizations/", {"name": "x"}, recover=lambda: {"id": "created-before-timeout"})
+    found = post_or_refind(client, "/api/organizations/", {"name": "x"}, lambda: {"id": "created-before-timeout"})
     assert found == {"id": "created-before-timeout"}
     assert len(server.requests) == 1
 
 
-def test_post_retried_when_recover_finds_nothing(server):
+def test_post_or_refind_posts_again_when_the_look_up_finds_nothing(server):
     server.script((504, None), (201, {"id": "b"}))
     client, dummy = make_client(server)
-    assert client.post("/api/organizations/", {"name": "x"}, recover=lambda: None) == {"id": "b"}
+    assert post_or_refind(client, "/api/organizations/", {"name": "x"}, lambda: None) == {"id": "b"}
+    assert [r["method"] for r in server.requests] == ["POST", "POST"]
+
+
+def test_post_or_refind_gives_up_with_the_budget(server):
+    server.script(*[(502, None)] * 3)
+    client, dummy = make_client(server, retries=2)
+    looked = []
+    with pytest.raises(PostHogError) as info:
+        post_or_refind(client, "/api/organizations/", {"name": "x"}, lambda: looked.append(1))
+    assert len(server.requests) == 3 and len(looked) == 3
+    assert not isinstance(info.value, AmbiguousWrite) and str(info.value).endswith("Gave up after 2 retries.")
+
+
+def test_post_or_refind_without_a_look_up_is_a_post(server):
+    server.script((502, None), (201, {"id": "dup"}))
+    client, dummy = make_client(server)
+    with pytest.raises(AmbiguousWrite):
+        post_or_refind(client, "/api/organizations/", {"name": "x"}, None)
+    assert len(server.requests) == 1
 
 
 def test_connection_refused_on_this_machine_fails_at_once_naming_host():
@@ -381,3 +445,27 @@ def test_verify_is_sent_with_every_request_so_env_bundles_cannot_override_it(
     # what requests does with it: the request-level value wins over the environment's bundle
     merged = requests.Session().merge_environment_settings(server.url, {}, None, sent[0], None)
     assert merged["verify"] == expected
+
+
+def test_the_read_cache_is_scoped_by_a_context_manager(server):
+    """Inside ``with client.reads_remembered():`` a GET made once is answered from memory, as a copy, until
+    a write touches its path; on the way out (an error too) the cache is off and forgotten."""
+    server.script((200, {"id": 1, "name": "a"}), (200, {"results": [], "next": None}), (200, {"id": 1}),
+                  (200, {"id": 1, "name": "b"}), (200, {"id": 1, "name": "c"}))
+    client, dummy = make_client(server)
+    with client.reads_remembered():
+        first = client.get("/api/x/1/")
+        first["name"] = "changed by the caller"
+        assert client.get("/api/x/1/") == {"id": 1, "name": "a"}
+        client.list_all("/api/x/")
+        assert client.memo is not None and len(client.memo) == 2
+        client.patch("/api/x/1/", {"name": "b"})  # drops the object and the collection above it
+        assert client.memo == {}
+        assert client.get("/api/x/1/") == {"id": 1, "name": "b"}
+    assert client.memo is None
+    with pytest.raises(RuntimeError):
+        with client.reads_remembered():
+            raise RuntimeError("inside")
+    assert client.memo is None
+    assert client.get("/api/x/1/") == {"id": 1, "name": "c"}
+    assert [r["method"] for r in server.requests] == ["GET", "GET", "PATCH", "GET", "GET"]

@@ -181,7 +181,7 @@ def test_bad_items_fail_before_any_request_naming_each(run_module):
 
 
 def test_a_posthog_that_keeps_event_schemas_to_its_web_app_is_named(server, run_module):
-    """The one stored posthog/api/event_schema.py says scope_object "INTERNAL" (docs/posthog_facts.md §15.3):
+    """The one stored posthog/api/event_schema.py says scope_object "INTERNAL" (docs/posthog_facts.md §16.3):
     a personal API key is refused; the task says where the groups are given instead."""
     group = {"id": "g1", "name": "Checkout", "properties": [], "events": []}
     server.script((200, page(definition())), (200, page(group)),

@@ -55,8 +55,8 @@ def test_a_saved_plan_is_applied_exactly_and_only_while_fresh(run_live, live, tm
     assert all(a["decided_on"] for a in saved["plan"])
     rendered = plan_markdown(saved)
     assert "**2 to add, 1 to change, 2 to remove.**" in rendered, rendered
-    assert "- `+` created roles[0] (role 'Analysts')" in rendered
-    assert "- `-` deleted domains (domain 'old.example.com', not in the document)" in rendered
+    assert "- `+` created `roles[0] (role 'Analysts')`" in rendered
+    assert "- `-` deleted `domains (domain 'old.example.com', not in the document)`" in rendered
     assert "  + enforce_2fa: true" in rendered and SECRET not in rendered
     live.forget()
     applied = run_live(organization_state, dict(definition=doc, plan_file=plan_file, prune=True))

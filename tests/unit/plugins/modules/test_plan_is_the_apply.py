@@ -203,3 +203,23 @@ def test_only_what_the_plan_depends_on_makes_it_stale(run_live, live, tmp_path):
     applied = run_live(organization_state, dict(definition=doc, plan_file=plan_file))
     assert not applied["failed"], applied["msg"]
     assert applied["plan"] == saved["plan"] and sent(live) == planned(applied)
+
+
+# ------------------------------------------------------------------------ applying: answers and recovery
+def test_a_lost_answer_in_an_organization_the_plan_creates_is_recovered_by_its_real_path(run_live, live):
+    """The domain's POST is committed but its answer dropped: the recovery's look-up reads the new
+    organization's domains by its real id (the token of its id is known by then), finds the domain,
+    and the run completes without sending it twice."""
+    live.control("POST", "faults", {"method": "POST", "path": r"/api/organizations/[^/]+/domains", "mode":
+                                    "drop_after_commit", "times": 1})
+    doc = dict(name="Fresh Org", domains=[dict(domain="fresh.example.com")])
+    live.forget()
+    result = run_live(organization_state, dict(definition=doc))
+    live.control("DELETE", "faults")
+    assert not result["failed"], result["msg"]
+    org = result["organization"]["id"]
+    domains = live.api("GET", "/api/organizations/%s/domains/" % org)["results"]
+    assert [d["domain"] for d in domains] == ["fresh.example.com"]
+    reads = [r["path"] for r in live.all_requests if r["method"] == "GET"]
+    assert "/api/organizations/%s/domains/" % org in reads  # the recovery's look-up, by the real id
+    assert not any("known after apply" in r["path"] for r in live.all_requests)
