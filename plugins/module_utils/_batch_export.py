@@ -510,14 +510,14 @@ def find_integration(task, project_id, value, kind=None):
     waits for it); else one list of the project's integrations (of ``kind``) per task. A Failure naming
     what there is otherwise (in check mode of a single task, a warning and a placeholder: an earlier
     task may create it)."""
-    from ansible_collections.posthog.admin.plugins.module_utils._integration import matches_name
+    from ansible_collections.posthog.admin.plugins.module_utils._integration import Integration, matches_name
 
     value = str(value).strip()
     if value.isdigit():
         return int(value)
-    if task.missing_parent and task.known("/api/projects/%s/integrations/" % project_id) is None:
+    path = Integration.SCOPE.path(task, dict(project_id=project_id))
+    if task.missing_parent and task.known(path) is None:
         return None  # check mode: the parent (and its integrations) would be created by an earlier task
-    path = "/api/projects/%s/integrations/" % project_id
     known = task.known(path)  # organization_state: what its integrations section created, updated, deleted
     if known is not None:
         integrations = [i for i in known if isinstance(i, dict) and (kind is None or i.get("kind") == kind)]
@@ -957,13 +957,14 @@ def integration_names(ctx, project_id, exports):
     """``{id: name}`` of the project's integrations (:func:`~._integration.integration_name`), read only
     when one of ``exports`` uses one; a name only where it names a single integration (else the export
     keeps the id)."""
-    from ansible_collections.posthog.admin.plugins.module_utils._integration import integration_name
+    from ansible_collections.posthog.admin.plugins.module_utils._integration import Integration, integration_name
 
     if not any(isinstance(e, dict) and (e.get("destination") or {}).get("integration") is not None
                for e in exports or []):
         return {}
     found = ctx.quietly("integrations of project %s" % project_id, lambda: ctx.client.list_all(
-        "/api/projects/%s/integrations/" % project_id, context="listing integrations of project %s" % project_id))
+        Integration.SCOPE.path(ctx.task, dict(project_id=project_id)),
+        context="listing integrations of project %s" % project_id))
     named = [(i.get("id"), integration_name(i)) for i in found or [] if isinstance(i, dict)]
     counts = {}
     for dummy, name in named:

@@ -30,7 +30,7 @@ import copy
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError, require_object
 from ansible_collections.posthog.admin.plugins.module_utils._common import UUID_RE, list_or_get, project_id_of
-from ansible_collections.posthog.admin.plugins.module_utils._property_group import project_groups
+from ansible_collections.posthog.admin.plugins.module_utils._property_group import PropertyGroup, project_groups
 from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     Failure,
     Field,
@@ -44,6 +44,8 @@ from ansible_collections.posthog.admin.plugins.module_utils._resource import (
 from ansible_collections.posthog.admin.plugins.module_utils._section import Section, options_from
 
 EVENT_TYPES = ("event", "all", "action_event", "event_posthog", "event_custom")
+#: Where an event's property groups are attached (``posthog/api/event_schema.py``: list, create, delete).
+SCHEMAS = Scope("project", "event_schemas")
 ORDERING_CHOICES = ("name", "-name", "last_seen_at", "-last_seen_at", "last_seen_at::date", "-last_seen_at::date")
 
 MSG_HIDDEN_AND_VERIFIED = ("hidden and verified cannot both be true: PostHog refuses an event that is both "
@@ -218,7 +220,7 @@ class Groups(Step):
         return dict(result.obj, property_groups=plan["wanted"])
 
     def requests(self, resource, result, plan):
-        base = "/api/projects/%s/event_schemas/" % project_id_of(resource.params)
+        base = SCHEMAS.path(resource.task, resource.params)
         out = [dict(method="DELETE", path="%s%s/" % (base, schema["id"]), sets=dict(detached=name),
                     note="taking the property group %r from %s" % (name, resource.identity()))
                for name, schema in plan["remove"] if schema is not None]
@@ -255,6 +257,13 @@ class Groups(Step):
 GROUPS = Groups()
 
 
+def groups_carrying(groups, definition_id):
+    """The names of the property ``groups`` (as PostHog lists them: each with its ``events``) that the
+    event definition ``definition_id`` carries, sorted."""
+    return sorted(g.get("name") for g in groups if isinstance(g, dict) and any(
+        str(e.get("id")) == str(definition_id) for e in g.get("events") or [] if isinstance(e, dict)))
+
+
 #: What a user documents about an event, each described once: sent, compared, exported. The
 #: property groups the event carries are converged by the Groups step (``sent=False``).
 FIELDS = (
@@ -264,7 +273,8 @@ FIELDS = (
     Field("owner", to_api=lambda email: (email or "").strip().lower(), from_api=_owner_of),
     Field("verified", "bool", from_api=bool, export="if_true"),
     Field("hidden", "bool", from_api=bool, export="if_true"),
-    Field("property_groups", "list", elements="str", unordered=True, sent=False, export=False),
+    Field("property_groups", "list", elements="str", unordered=True, sent=False, export=False,
+          locate=lambda obj, resource: resource.carried_groups(obj)),
 )
 
 ITEM_OPTIONS = ("state", "name", "id") + tuple(f.name for f in FIELDS)
@@ -326,16 +336,14 @@ class EventDefinition(Resource):
                     "create the definition by name)" % self.identity())
         return None
 
-    def read(self, obj, field):
-        if field == "property_groups":
-            obj = obj or {}
-            if "property_groups" in obj:
-                return list(obj["property_groups"])
-            if obj.get("id") is None or unknown(str(obj.get("id"))) or self.task is None:
-                return []
-            return sorted(g.get("name") for g in self.groups() if isinstance(g, dict) and any(
-                str(e.get("id")) == str(obj["id"]) for e in g.get("events") or [] if isinstance(e, dict)))
-        return super(EventDefinition, self).read(obj, field)
+    def carried_groups(self, obj):
+        """The names of the property groups the definition ``obj`` carries: PostHog answers them on the
+        groups (each group's ``events``), not on the definition; a prediction of the plan carries them."""
+        if "property_groups" in obj:
+            return list(obj["property_groups"])
+        if obj.get("id") is None or unknown(str(obj.get("id"))) or self.task is None:
+            return []
+        return groups_carrying(self.groups(), obj["id"])
 
     def view(self, obj, desired):
         view = super(EventDefinition, self).view(obj, desired)
@@ -356,7 +364,7 @@ class EventDefinition(Resource):
         """``{group name: event schema}`` of the definition ``obj`` (read only to remove one)."""
         if obj.get("id") is None or unknown(str(obj["id"])):
             return {}
-        path = "/api/projects/%s/event_schemas/" % project_id_of(self.params)
+        path = SCHEMAS.path(self.task, self.params)
         found = self.client.list_all(path, params=dict(event_definition=obj["id"]),
                                      context="reading the property groups of %s" % self.identity())
         return dict(((s.get("property_group") or {}).get("name"), s) for s in found if isinstance(s, dict))
@@ -491,7 +499,7 @@ def read_event_definitions(task, params):
         query["exclude_hidden"] = "true"
     if params.get("ordering"):
         query["ordering"] = list(params["ordering"])  # repeated, as PostHog reads it
-    path = "/api/projects/%s/event_definitions/" % task.project_id
+    path = EventDefinition.SCOPE.path(task, params)
     definitions = list_or_get(task, path, params.get("id"), params=query, what="event definition",
                               filters=dict(name=params.get("name")))
     return dict(event_definitions=definitions)
@@ -502,8 +510,7 @@ def export_item(obj, project_id, first_project, groups=()):
     """The document's item for a definition someone documented, declared (created before any event was
     ingested) or gave property groups; None for the others (ingestion makes them)."""
     documented = EventDefinition.reader().export(obj)
-    carried = sorted(g.get("name") for g in groups if isinstance(g, dict) and any(
-        str(e.get("id")) == str(obj.get("id")) for e in g.get("events") or [] if isinstance(e, dict)))
+    carried = groups_carrying(groups, obj.get("id"))
     declared = "created_at" in obj and obj.get("created_at") is None and obj.get("last_seen_at") is None
     if not documented and not carried and not declared:
         return None  # only definitions someone documented
@@ -522,10 +529,10 @@ def export_items(ctx):
     items = []
     for project_id in ctx.project_ids:
         found = ctx.quietly("event definitions of project %s" % project_id, lambda pid=project_id: ctx.client.list_all(
-            "/api/projects/%s/event_definitions/" % pid, params={"event_type": "event"},
+            EventDefinition.SCOPE.path(ctx.task, dict(project_id=pid)), params={"event_type": "event"},
             context="listing event definitions of project %s" % pid))
         groups = ctx.quietly("property groups of project %s" % project_id, lambda pid=project_id: ctx.client.list_all(
-            "/api/projects/%s/schema_property_groups/" % pid, context="listing property groups of project %s" % pid)) \
+            PropertyGroup.SCOPE.path(ctx.task, dict(project_id=pid)), context="listing property groups of project %s" % pid)) \
             if found else []
         items.extend(i for i in (export_item(d, project_id, ctx.project_ids[0], groups or []) for d in found or []
                                  if isinstance(d, dict) and not d.get("is_action")) if i)

@@ -34,7 +34,7 @@ import copy
 import re
 
 from ansible_collections.posthog.admin.plugins.module_utils._client import PostHogError
-from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get, project_id_of
 from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     SECRET_MASK,
     Failure,
@@ -113,15 +113,11 @@ _TYPES = dict(port=dict(type="int"), groups=dict(type="list", elements="str"), a
               ssl_mode=dict(type="str", choices=list(SSL_MODES)),
               authentication_type=dict(type="str", choices=["password", "keypair"]))
 
-
-def config_options():
-    """The suboptions of ``config``: every key of every kind; secret ones are ``no_log``."""
-    options = {}
-    for key in PUBLIC_KEYS + SECRET_KEYS:
-        option = dict(_TYPES.get(key, dict(type="str")))
-        option["no_log"] = key in SECRET_KEYS
-        options[key] = option
-    return options
+#: Every key of ``config``, of every kind, described once: its option (the secret ones ``no_log``), and
+#: which are secret: masked in results, diffs, plans and their files, never compared by value (PostHog
+#: keeps them in ``sensitive_config``, which it never answers) and never exported.
+CONFIG_FIELDS = tuple(Field(key, secret=key in SECRET_KEYS, option=dict(_TYPES.get(key, {}), no_log=key in SECRET_KEYS))
+                      for key in PUBLIC_KEYS + SECRET_KEYS)
 
 
 # ------------------------------------------------------------------------ names
@@ -303,11 +299,14 @@ def stored_config(kind, name, config):
 
 
 # ------------------------------------------------------------------------ the resource
-#: ``kind`` is part of what names an integration (sent on create, never changed); ``config`` is compared
-#: key by key for the kind (:meth:`Integration.changed_keys`): its secrets are write-only.
+#: The name is the one given to a named kind, else the connection PostHog keeps it by (read, never sent:
+#: it is part of ``config``); ``kind`` is part of what names an integration (sent on create, never
+#: changed); ``config`` is compared key by key for the kind (:meth:`Integration.changed_keys`): its
+#: secret keys (:data:`CONFIG_FIELDS`) are write-only.
 FIELDS = (
+    Field("name", sent=False, locate=lambda obj, resource: resource.name_of(obj)),
     Field("kind", frozen=True, sent=False),
-    Field("config", "dict", option=dict(options=config_options())),
+    Field("config", "dict", option=dict(options=options_of(CONFIG_FIELDS))),
 )
 ITEM_OPTIONS = ("state", "name", "id", "kind", "config", "update_secrets")
 ARGUMENT_SPEC = dict(
@@ -336,8 +335,8 @@ class Integration(Resource):
     lookups = ("id", "name")
     named_by = "name or id"
     FIELDS = FIELDS
-    fields = ("config",)
-    secret_paths = tuple("config.%s" % key for key in SECRET_KEYS)
+    # the secret keys of ``config`` (a Field describes an option: the engine derives top-level paths only)
+    secret_paths = tuple("config.%s" % f.name for f in CONFIG_FIELDS if f.secret)
 
     def __init__(self, task, params, listing=None):
         super(Integration, self).__init__(task, params, listing)
@@ -391,7 +390,7 @@ class Integration(Resource):
 
     def missing(self):
         if self.params.get("id"):
-            return "%s not found in project %s; omit id to create a new one" % (self.identity(), self.task.project_id)
+            return "%s not found in project %s; omit id to create a new one" % (self.identity(), project_id_of(self.params))
         problems = config_problems(self.integration_kind, self.config, creating=True)
         if named(self.integration_kind, self.config) and not self.params.get("name"):
             problems.insert(0, "name is required to create an integration of kind %s" % self.integration_kind)
@@ -408,7 +407,7 @@ class Integration(Resource):
             raise Failure("%s is of kind %s, not %s; PostHog cannot change an integration's kind" % (
                 self.identity(), current.get("kind"), self.integration_kind))
         if self.params.get("state") == "absent":
-            users = exports_using(self.task, self.task.project_id, current.get("id"))
+            users = exports_using(self.task, project_id_of(self.params), current.get("id"))
             if users:
                 raise Failure(
                     "%s: PostHog refuses to delete it: This integration is used by batch exports: %s. Update them "
@@ -432,13 +431,11 @@ class Integration(Resource):
                     self.identity(), ", ".join(changed), self.integration_kind, ", config.".join(missing)))
 
     # ------------------------------------------------------------- comparing
-    def read(self, obj, field):
-        if field == "name":
-            obj = obj or {}
-            if self.integration_kind and obj.get("kind") not in (None, self.integration_kind):
-                return None  # a name is a name among the integrations of a kind
-            return integration_name(obj)
-        return super(Integration, self).read(obj, field)
+    def name_of(self, obj):
+        """The name of PostHog's ``obj`` among the integrations of the task's kind (None: another kind)."""
+        if self.integration_kind and obj.get("kind") not in (None, self.integration_kind):
+            return None  # a name is a name among the integrations of a kind
+        return integration_name(obj)
 
     def manageable(self, obj):
         return isinstance(obj, dict) and obj.get("kind") in KINDS
@@ -564,7 +561,9 @@ def exports_using(task, project_id, integration_id):
     PostHog does not list them on the project)."""
     if integration_id is None or unknown(str(integration_id)):
         return []
-    path = "/api/projects/%s/batch_exports/" % project_id
+    from ansible_collections.posthog.admin.plugins.module_utils._batch_export import BatchExport
+
+    path = BatchExport.SCOPE.path(task, dict(project_id=project_id))
     exports = task.known(path)
     if exports is None:
         if task.missing_parent:
@@ -582,7 +581,7 @@ def exports_using(task, project_id, integration_id):
 def read_integrations(task, params):
     """integration_info: the project's integrations (or one by id), by kind and name, each with
     ``name`` added (what ``batch_export``'s ``destination.integration`` may name it by)."""
-    path = "/api/projects/%s/integrations/" % task.project_id
+    path = Integration.SCOPE.path(task, params)
     kind = params.get("kind")
     integrations = list_or_get(task, path, params.get("id"), params=dict(kind=kind) if kind else None,
                                what="integration", filters=dict(kind=kind))
@@ -643,7 +642,7 @@ def export_items(ctx):
     items = []
     for project_id in ctx.project_ids:
         found = ctx.quietly("integrations of project %s" % project_id, lambda pid=project_id: ctx.client.list_all(
-            "/api/projects/%s/integrations/" % pid, context="listing integrations of project %s" % pid))
+            Integration.SCOPE.path(ctx.task, dict(project_id=pid)), context="listing integrations of project %s" % pid))
         for obj in found or []:
             if isinstance(obj, dict):
                 item = export_item(ctx, obj, project_id, ctx.project_ids[0])

@@ -197,7 +197,7 @@ def read_property_definitions(task, params):
         query["properties"] = params["name"]
     if params.get("exclude_hidden"):
         query["exclude_hidden"] = "true"
-    path = "/api/projects/%s/property_definitions/" % task.project_id
+    path = PropertyDefinition.SCOPE.path(task, params)
     found = list_or_get(task, path, params.get("id"), params=query, what="property definition",
                         filters=dict(name=params.get("name")))
     return dict(property_definitions=found)
@@ -226,7 +226,7 @@ def export_items(ctx):
         for kind in ("event", "person"):
             found = ctx.quietly("%s property definitions of project %s" % (kind, project_id),
                                 lambda pid=project_id, k=kind: ctx.client.list_all(
-                                    "/api/projects/%s/property_definitions/" % pid, params=dict(type=k),
+                                    PropertyDefinition.SCOPE.path(ctx.task, dict(project_id=pid)), params=dict(type=k),
                                     context="listing %s property definitions of project %s" % (k, pid)))
             items.extend(i for i in (export_item(d, kind, project_id, ctx.project_ids[0]) for d in found or []
                                      if isinstance(d, dict) and not d.get("virtual")) if i)

@@ -30,7 +30,7 @@ __metaclass__ = type
 
 import copy
 
-from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get
+from ansible_collections.posthog.admin.plugins.module_utils._common import list_or_get, project_id_of
 from ansible_collections.posthog.admin.plugins.module_utils._resource import (
     Field,
     Resource,
@@ -107,16 +107,25 @@ def rules_problem(prop):
     return None
 
 
-#: What a user declares about a group, each once: sent, compared, exported.
+def exported_properties(props):
+    """The properties as the document writes them: each key left out where it has the value PostHog
+    gives an absent one."""
+    defaults = dict(PROPERTY_DEFAULTS)
+    return [dict((k, v) for k, v in prop.items() if k in ("name", "property_type") or v != defaults.get(k))
+            for prop in props or []]
+
+
+#: What a user declares about a group, each once: sent, compared, exported. The name (compared exactly,
+#: as PostHog keeps it unique) is sent with a create, and renames the group found by id.
 FIELDS = (
+    Field("name", export=False),  # organization_state_info writes it first
     Field("description", from_api=lambda value: value or ""),
     Field("properties", "list", elements="dict", option=dict(options=PROPERTY_OPTIONS), to_api=normalise_properties,
-          from_api=normalise_properties, compare=same_properties),
+          from_api=normalise_properties, to_user=exported_properties, compare=same_properties),
 )
 ITEM_OPTIONS = ("state", "name", "id", "description", "properties")
 ARGUMENT_SPEC = dict(
     state=dict(type="str", default="present", choices=["present", "absent"]),
-    name=dict(type="str"),
     id=dict(type="str"),
 )
 ARGUMENT_SPEC.update(options_of(FIELDS))
@@ -157,15 +166,10 @@ class PropertyGroup(Resource):
 
     def missing(self):
         if self.params.get("id"):
-            return "%s not found in project %s; omit id to create a new one" % (self.identity(), self.task.project_id)
+            return "%s not found in project %s; omit id to create a new one" % (self.identity(), project_id_of(self.params))
         return None
 
     # --------------------------------------------------------------- writing
-    def create_payload(self, desired):
-        payload = dict(desired)
-        payload["name"] = self.params["name"]
-        return payload
-
     def predict_create(self, payload):
         predicted = dict(id=None, name=payload["name"], description=payload.get("description", ""), events=[],
                          created_by=None, created_at=None, updated_at=None)
@@ -197,7 +201,7 @@ class PropertyGroup(Resource):
 def project_groups(task, project_id):
     """The project's property groups: as organization_state's property_groups section left them (one
     the plan creates with the token of its id), else read once per task."""
-    path = "/api/projects/%s/schema_property_groups/" % project_id
+    path = PropertyGroup.SCOPE.path(task, dict(project_id=project_id))
     known = task.known(path)
     if known is not None:
         return known
@@ -211,7 +215,7 @@ def project_groups(task, project_id):
 
 def read_property_groups(task, params):
     """property_group_info: the project's property groups (or one by id), by exact name."""
-    path = "/api/projects/%s/schema_property_groups/" % task.project_id
+    path = PropertyGroup.SCOPE.path(task, params)
     groups = list_or_get(task, path, params.get("id"), what="property group", filters=dict(name=params.get("name")))
     return dict(property_groups=groups)
 
@@ -219,14 +223,7 @@ def read_property_groups(task, params):
 # ---------------------------------------------------------------------------------- exporting
 def export_item(obj, project_id, first_project):
     item = dict(name=obj.get("name"))
-    if obj.get("description"):
-        item["description"] = obj["description"]
-    props = []
-    for prop in normalise_properties(obj.get("properties")):
-        props.append(dict((k, v) for k, v in prop.items() if k in ("name", "property_type") or
-                          v != dict(PROPERTY_DEFAULTS).get(k)))
-    if props:
-        item["properties"] = props
+    item.update(PropertyGroup.reader().export(obj))
     if project_id != first_project:
         item["project_id"] = str(project_id)
     return item
@@ -237,7 +234,7 @@ def export_items(ctx):
     items = []
     for project_id in ctx.project_ids:
         found = ctx.quietly("property groups of project %s" % project_id, lambda pid=project_id: ctx.client.list_all(
-            "/api/projects/%s/schema_property_groups/" % pid, context="listing property groups of project %s" % pid))
+            PropertyGroup.SCOPE.path(ctx.task, dict(project_id=pid)), context="listing property groups of project %s" % pid))
         items.extend(export_item(g, project_id, ctx.project_ids[0]) for g in found or [] if isinstance(g, dict))
     return items
 
