@@ -21,16 +21,14 @@ Mirrors the newest ``posthog/api/property_definition.py`` with
 * **Tags**: as event definitions' (``tagging`` feature; trimmed, lower-cased, de-duplicated).
 """
 
-from uuid import UUID
 
 from django.db.models import Q
 from django.utils import timezone
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from posthog_emulator.api.event_definitions import EnterpriseFeatureException
+from posthog_emulator.api.event_definitions import DefinitionViewMixin, EnterpriseFeatureException
 from posthog_emulator.api.shared import ModelSerializer, UserBasicSerializer, rule_errors
 from posthog_emulator.models import EventProperty, PropertyDefinition, TaxonomySettings
 from posthog_emulator.routing import ProjectNestedMixin, project_prefix
@@ -111,30 +109,14 @@ class EnterprisePropertyDefinitionSerializer(PropertyDefinitionSerializer):
 
 
 class PropertyDefinitionViewSet(
-    ProjectNestedMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
+    DefinitionViewMixin, ProjectNestedMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
     mixins.DestroyModelMixin, viewsets.GenericViewSet,
 ):  # fmt: skip
     scope_object = "property_definition"
     queryset = PropertyDefinition.objects.select_related("updated_by", "verified_by")
-    lookup_field = "id"
-    lookup_value_regex = r"[^/]+"
-
-    def is_enterprise(self) -> bool:
-        return TaxonomySettings.has(self.organization, "ingestion_taxonomy")
 
     def get_serializer_class(self):
         return EnterprisePropertyDefinitionSerializer if self.is_enterprise() else PropertyDefinitionSerializer
-
-    def get_object(self):
-        try:
-            definition_id = UUID(str(self.kwargs[self.lookup_field]))
-        except ValueError:
-            raise NotFound()
-        obj = self.get_queryset().filter(id=definition_id).first()
-        if obj is None:
-            raise NotFound()
-        self.check_object_permissions(self.request, obj)
-        return obj
 
     def safely_get_queryset(self, queryset):
         if self.action != "list":
