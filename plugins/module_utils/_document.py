@@ -151,8 +151,8 @@ def read_regular(path, option, limit):
     if not stat.S_ISREG(info.st_mode):
         raise Failure("%s %s is %s, not a file; give the path of a file" % (option, path, file_kind(info.st_mode)))
     if info.st_size > limit:
-        raise Failure("%s %s is %d bytes, more than the %d bytes posthog.admin reads" % (option, path, info.st_size,
-                                                                                       limit))
+        raise Failure("%s %s is %d bytes, more than the %d bytes posthog.admin reads"
+                      % (option, path, info.st_size, limit))
     try:
         # O_NONBLOCK: should a FIFO be put there after the check, opening it does not wait for a writer
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))

@@ -145,8 +145,8 @@ class _Walk:
         spent = pages.clock() - self.started
         if pages.max_seconds is not None and spent > pages.max_seconds:
             raise pages._error("GET %s pagination did not end within %g s (%d pages read, %d times timeout); the "
-                               "server keeps linking to further pages" % (self.first, pages.max_seconds,
-                                                                         self.number - 1, LIST_TIMEOUTS),
+                               "server keeps linking to further pages"
+                               % (self.first, pages.max_seconds, self.number - 1, LIST_TIMEOUTS),
                                shown, context)
         if self.number > self.allowed:
             raise pages._error("GET %s pagination did not end: page %d is more than the %d pages %s; the server "

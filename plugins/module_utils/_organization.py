@@ -24,6 +24,7 @@ from ansible_collections.posthog.admin.plugins.module_utils._role import default
 from ansible_collections.posthog.admin.plugins.module_utils._role_membership import list_roles
 from ansible_collections.posthog.admin.plugins.module_utils._section import Root, options_from
 
+
 def same_media(wanted, current):
     """A logo's media id: a UUID in any case; "" and None are no logo."""
     return str(wanted or "").lower() == str(current or "").lower()

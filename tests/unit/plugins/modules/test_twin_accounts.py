@@ -102,7 +102,7 @@ def test_the_roster_is_refused(twins, level):
 
 DOCUMENTS = [
     dict(name="Emulator Org", roster=dict(people=[dict(email="test@posthog.com", level="owner"),
-                                                 dict(email=BOB, level="admin")])),
+                                                  dict(email=BOB, level="admin")])),
     dict(name="Emulator Org", roles=[dict(name="Analysts", members=[BOB])]),
     dict(name="Emulator Org", access_controls=[dict(resource="dashboard", member=BOB, access_level="viewer")]),
 ]
