@@ -375,6 +375,17 @@ def live(live_emulator):
 
 
 @pytest.fixture
+def module_side(monkeypatch):
+    """main() as in a module process (not ansible-core's controller), where a test calls it in-process:
+    ``pytestmark = pytest.mark.usefixtures("module_side")``."""
+    try:
+        from ansible.module_utils import _internal
+    except ImportError:  # ansible-core 2.18 and older
+        return
+    monkeypatch.setattr(_internal, "is_controller", False, raising=False)
+
+
+@pytest.fixture
 def run_live(live):
     """Runs a module's main() against the live emulator (``api_key`` given): see :class:`ModuleRun`."""
     run = ModuleRun(live)

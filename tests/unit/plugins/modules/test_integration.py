@@ -17,13 +17,7 @@ KEYS = dict(aws_access_key_id="AKIAUNITTESTKEY00001", aws_secret_access_key="uni
 LOGIN = dict(host="warehouse.acme.example", port=5432, user="posthog_export", password="warehouse-pass-0001")
 
 
-@pytest.fixture(autouse=True)
-def _module_side(monkeypatch):
-    try:
-        from ansible.module_utils import _internal
-    except ImportError:  # ansible-core 2.18 and older
-        return
-    monkeypatch.setattr(_internal, "is_controller", False, raising=False)
+pytestmark = pytest.mark.usefixtures("module_side")
 
 
 def integrations(live):

@@ -28,13 +28,7 @@ CHECKOUT = dict(name="Checkout", description="Checkout events", properties=[
 TOKEN = re.compile(r"\(known after apply: (a\d+)\.id ~[0-9a-f]+\)")
 
 
-@pytest.fixture(autouse=True)
-def _module_side(monkeypatch):
-    try:
-        from ansible.module_utils import _internal
-    except ImportError:  # ansible-core 2.18 and older
-        return
-    monkeypatch.setattr(_internal, "is_controller", False, raising=False)
+pytestmark = pytest.mark.usefixtures("module_side")
 
 
 def groups(live):
@@ -63,6 +57,19 @@ def test_a_group_is_converged_as_a_set_of_properties_matched_by_name(run_live, l
     props = dict((p["name"], p) for p in groups(live)[0]["properties"])
     assert sorted(props) == ["cart_value", "coupon"] and props["cart_value"]["id"] == cart["id"]
     assert props["cart_value"]["is_required"] is False and props["cart_value"]["validation_rules"] is None
+
+
+def test_a_group_found_by_id_is_renamed_with_its_properties_kept(run_live, live):
+    """The module documents that a new name with id renames the group: name is a Field, sent when it differs."""
+    created = run_live(property_group, dict(CHECKOUT, project_id="1"))["property_group"]
+    live.forget()
+    renamed = run_live(property_group, dict(project_id="1", id=created["id"], name="Checkout v2"))
+    assert not renamed["failed"] and renamed["changed"], renamed.get("msg")
+    assert live.requests == ["PATCH /api/projects/1/schema_property_groups/%s/" % created["id"]]
+    assert [(g["id"], g["name"], len(g["properties"])) for g in groups(live)] == [(created["id"], "Checkout v2", 2)]
+    live.forget()
+    again = run_live(property_group, dict(project_id="1", id=created["id"], name="Checkout v2"))
+    assert again["changed"] is False and live.requests == []
 
 
 @pytest.mark.parametrize("props, words", [
