@@ -129,4 +129,3 @@ def fold(value):
     if isinstance(value, (int, float, bool)) or value is None:
         return value
     return None
-

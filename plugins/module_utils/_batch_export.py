@@ -448,14 +448,6 @@ def given_project(params):
     return str(value).strip() if value is not None and str(value).strip() else None
 
 
-def exports_path(task, params):
-    """Where the exports of ``params`` live: their project's collection (:attr:`BatchExport.SCOPE`), the
-    only one PostHog's newest API has; without project_id, the spec's organization route."""
-    if given_project(params):
-        return BatchExport.SCOPE.path(task, params)
-    return task.org_path(BatchExport.SCOPE.part)
-
-
 def is_route_gone(error):
     """Whether PostHog answered that it routes no such path (its catch-all 404)."""
     return getattr(error, "status", None) == 404 and (getattr(error, "detail", None) or "") == ROUTE_GONE
@@ -556,7 +548,7 @@ class BatchExport(Resource):
     return_key = "batch_export"
     # Each project's exports: the route the document's exports converge through (and prune covers), and
     # the only one PostHog's newest API has; without project_id, the spec's organization route.
-    SCOPE = Scope("project", "batch_exports")
+    SCOPE = Scope("project", "batch_exports", fallback="organization")  # no project_id: the spec's route
     list_option = "batch_exports"
     item_options = ITEM_OPTIONS
     named_by = "name or id"
@@ -582,9 +574,6 @@ class BatchExport(Resource):
     @property
     def project_id(self):
         return given_project(self.params)
-
-    def collection_path(self):
-        return exports_path(self.task, self.params)
 
     def validate(self):
         params = self.params
@@ -894,7 +883,7 @@ def read_batch_exports(task, params):
     problem = project_problem(project_id)
     if problem:
         raise Failure(problem)
-    path = exports_path(task, params)
+    path = BatchExport.SCOPE.path(task, params)
     try:
         exports = list_or_get(task, path, params.get("id"), what="batch export", filters=dict(name=params.get("name")))
     except PostHogError as exc:

@@ -13,6 +13,8 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
+import re
+
 from ansible_collections.posthog.admin.plugins.module_utils._base import Failure
 from ansible_collections.posthog.admin.plugins.module_utils._client import MAX_DEPTH
 
@@ -181,6 +183,19 @@ def read_regular(path, option, limit):
         raise Failure("%s %s is not UTF-8 text (%s at byte %d)" % (option, path, exc.reason, exc.start))
 
 
+def may_nest_deep(text):
+    """Whether YAML ``text`` may nest deeper than MAX_DEPTH: flow brackets open that deep (counted over the
+    brackets alone, quoted ones too: a false alarm only costs the slower loader), or a line indented
+    further (a block level takes at least one space)."""
+    depth = deepest = 0
+    for bracket in re.sub(r"[^\[\]{}]+", "", text):
+        depth = depth + 1 if bracket in "[{" else max(depth - 1, 0)
+        deepest = max(deepest, depth)
+    if deepest > MAX_DEPTH:
+        return True
+    return any(len(line) - len(line.lstrip(" ")) > MAX_DEPTH for line in text.splitlines())
+
+
 def read_definition(path):
     """The document in the YAML file ``path``, read as data: no value is ever evaluated as a template
     (``!unsafe`` values are plain strings here), whatever it holds. The file must be a regular file of
@@ -188,11 +203,16 @@ def read_definition(path):
     values, nor may it nest deeper than :data:`~._http_errors.MAX_DEPTH`."""
     import yaml
 
-    class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's, as Ansible's own loader, when there
+    text = read_regular(path, "definition_file", MAX_DEFINITION_BYTES)
+    # libyaml's loader (as Ansible's own, when there) composes nodes recursively in C: a document nested
+    # tens of thousands deep overflows the process's stack (a crash, no message). One that may nest
+    # deeper than MAX_DEPTH is read by PyYAML's Python loader, which raises RecursionError instead.
+    base = yaml.SafeLoader if may_nest_deep(text) else getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class Loader(base):
         pass
 
     Loader.add_constructor("!unsafe", lambda loader, node: loader.construct_scalar(node))
-    text = read_regular(path, "definition_file", MAX_DEFINITION_BYTES)
     loader = Loader(text)
     try:
         node = loader.get_single_node()  # the document's nodes: aliases are references, nothing expanded yet

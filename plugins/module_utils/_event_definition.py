@@ -294,6 +294,7 @@ class EventDefinition(Resource):
     kind = "event definition"
     return_key = "event_definition"
     SCOPE = Scope("project", "event_definitions")
+    foreign = ("is_action", True)  # its list answers actions too: never one of these
     list_option = "event_definitions"
     item_options = ITEM_OPTIONS
     named_by = "name or id"
@@ -326,9 +327,6 @@ class EventDefinition(Resource):
         if option == "name":
             return {"search": self.params["name"], "event_type": "event"}
         return {"event_type": "event"}
-
-    def manageable(self, obj):
-        return isinstance(obj, dict) and not obj.get("is_action")
 
     def missing(self):
         if self.params.get("id"):

@@ -55,7 +55,6 @@ def steady(value):
     return value
 
 
-
 class Action:
     """One write of a plan (or one watch: ``write`` false, a wait that only reads).
 

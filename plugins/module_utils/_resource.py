@@ -108,13 +108,18 @@ def options_of(fields):
 class Scope:
     """Where a kind's objects live: in the organization (``organization``) or in a project
     (``project``, the item's ``project_id``), under ``part`` (``roles``, ``hog_functions``) - the one
-    path template that finding, listing, prune and the export all use."""
+    path template that finding, listing, prune and the export all use. ``fallback="organization"``: a
+    task that names no project reaches the organization's collection (the spec's older route)."""
 
-    def __init__(self, parent, part):
+    def __init__(self, parent, part, fallback=None):
         self.parent = parent
         self.part = part
+        self.fallback = fallback
 
     def path(self, task, params):
+        if self.parent == "project" and self.fallback == "organization" and not str(
+                params.get("project_id") if params.get("project_id") is not None else "").strip():
+            return task.org_path(self.part)
         if self.parent == "project":
             from ansible_collections.posthog.admin.plugins.module_utils._common import project_id_of
             return task.known_path("/api/projects/%s/%s/" % (project_id_of(params), self.part))
@@ -244,6 +249,7 @@ class Resource:
     id_option = "id"                # the lookup answered by one GET of the object (None: none is)
     summary_list = False            # PostHog's list answers a summary: a match is read whole (one GET)
     leaving = None                  # (field, value) of an object PostHog is removing: it counts as missing
+    foreign = None                  # (field, value) of a listed object of another kind: never a match
     FIELDS = ()                     # the kind's fields (Field); fields, unordered, secret_paths, frozen follow
     fields = ()                     # the fields an update sends (derived from FIELDS)
     unordered = ()                  # fields whose list values compare as sets (derived)
@@ -290,7 +296,7 @@ class Resource:
 
     # ------------------------------------------------------------------ hooks: describing
     def collection_path(self):
-        """hook: the list/create path, ending in ``/``: the :attr:`SCOPE`'s."""
+        """The list/create path, ending in ``/``: the :attr:`SCOPE`'s."""
         return self.SCOPE.path(self.task, self.params)
 
     def detail_path(self, obj_id):
@@ -427,8 +433,9 @@ class Resource:
                                     context="looking up %s" % self.identity())
 
     def manageable(self, obj):
-        """hook: whether a listed object is one this resource manages."""
-        return isinstance(obj, dict)
+        """Whether a listed object is one this resource manages: a dict, unless :attr:`foreign` marks it
+        another kind's (event definitions' list also answers actions)."""
+        return isinstance(obj, dict) and not (self.foreign is not None and obj.get(self.foreign[0]) == self.foreign[1])
 
     def complete(self, obj):
         """The whole object for the match a look-up found in a list: where PostHog's list answers a
@@ -448,12 +455,6 @@ class Resource:
         """hook: the resource that removes ``obj`` (listed, not in organization_state's document) with
         ``params`` (``state=absent``); default: the object named by its id."""
         return cls(task, dict(params, id=obj.get("id")))
-
-    @classmethod
-    def prune_scopes(cls, project_ids):
-        """hook: the params (beside the task's) of each collection organization_state's ``prune``
-        covers for this kind: one per project of a project's kind (its :attr:`SCOPE`), else one."""
-        return cls.SCOPE.each(project_ids) if cls.SCOPE is not None else [{}]
 
     def listing_key(self):
         """Which collection a list's items share a :class:`Listing` of: the collection path, so items
@@ -550,7 +551,7 @@ class Resource:
         return self._recover_created if action.creates else None
 
     def context_of(self, action):
-        """hook: what an action does, as an error message starts (``creating role 'x'``)."""
+        """What an action does, as an error message starts (``creating role 'x'``)."""
         return action.note or "%s %s" % (GERUNDS.get(action.verb, action.verb), self.identity())
 
     def explain(self, error):

@@ -331,7 +331,7 @@ class OrganizationState:
             base[name] = option.get("default")
         base.update(section.prune_params, state="absent")
         projects = self.project_ids or [self.inner.params.get("project_id")]
-        for scope in section.resource.prune_scopes(projects):
+        for scope in (section.resource.SCOPE.each(projects) if section.resource.SCOPE is not None else [{}]):
             bare = dict(base, **scope)
             probe = section.resource(self.inner, bare)
             path = probe.listing_key()
@@ -426,9 +426,8 @@ class OrganizationState:
     def stopped(self, plan, stopped):
         """The failure of an applied plan: what was done, what failed, what was not attempted."""
         where = stopped.action.label
-        failure = Failure("%s: %s %s" % (where, stopped.msg.rstrip(), progress_message(stopped.done, stopped.rest,
-                                                                                     stopped.uncertain)),
-                          **stopped.extra)
+        progress = progress_message(stopped.done, stopped.rest, stopped.uncertain)
+        failure = Failure("%s: %s %s" % (where, stopped.msg.rstrip(), progress), **stopped.extra)
         failure.extra.update(done=[a.as_dict(self.task.secrets) for a in stopped.done],
                              not_attempted=[a.as_dict(self.task.secrets) for a in stopped.rest],
                              uncertain=[a.as_dict(self.task.secrets) for a in stopped.uncertain],
@@ -564,6 +563,7 @@ STATE_ARGUMENT_SPEC = dict(
     prune_owners=dict(type="bool", default=False),
     prune_projects=dict(type="bool", default=False),
 )
+
 
 def definition_secrets(definition):
     """Every value the document gives a ``no_log`` option of a section's items, whatever shape the document

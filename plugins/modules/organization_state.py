@@ -281,13 +281,33 @@ plan:
       done (C(action) - C(created), C(updated), C(deleted), C(members changed), C(invited), C(removed)...)
       and to which item (C(item), named as in RV(sections)); C(owner=true) on a roster action that makes,
       lowers or removes an owner. Empty when nothing would change.
+    - Each action is one request, as the real run sends it - C(id) (V(a1), V(a2)...), C(method), C(path)
+      and C(body) (secrets masked) - with C(decided_on), the fingerprint of the object as read when the
+      plan decided it (V(absent) for one to create), C(waits_for) (the ids of actions whose answers it
+      uses; their values show as C((known after apply: a1.id ~...))), and C(limits) (the O(limits) it counts
+      against). A real run sends exactly these requests, in this order, and no other write.
     - In check mode, what a real run would do; in a real run, what it did.
   returned: success, and when the plan is refused
   type: list
   elements: dict
   sample:
-    - {section: roles, action: created, item: "roles[1] (role 'Viewers')"}
-    - {section: domains, action: deleted, item: "domains (domain 'old.acme.example', not in the document)"}
+    - {id: a1, section: roles, action: created, item: "roles[1] (role 'Viewers')", method: POST,
+       path: /api/organizations/0190a3f4-7b1e-7c3a-9d2f-1a2b3c4d5e6f/roles/, body: {name: Viewers},
+       decided_on: absent}
+    - {id: a2, section: domains, action: deleted, item: "domains (domain 'old.acme.example', not in the document)",
+       method: DELETE, path: /api/organizations/0190a3f4-7b1e-7c3a-9d2f-1a2b3c4d5e6f/domains/7f1c.../,
+       decided_on: 3f9a0c1b2d4e5f60}
+pending:
+  description:
+    - What the plan cannot do yet and why - C(section), C(item), C(pending) (what waits) and C(reason) - such
+      as a role or an access rule for someone invited who has not joined. The rest of the plan is applied; run
+      the task again once the reason is gone.
+  returned: when something waits
+  type: list
+  elements: dict
+  sample:
+    - {section: roles, item: "roles[0] (role 'Analysts')", pending: "members bob@acme.example",
+       reason: "bob@acme.example is invited but not a member yet, and only members can hold a role; run this again once they have joined"}
 plan_file:
   description: The plan file saved (check mode) or applied (a real run), when O(plan_file) is set.
   returned: when O(plan_file) is set

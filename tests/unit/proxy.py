@@ -15,7 +15,9 @@ import re
 import threading
 import urllib.error
 import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
+
+from ansible_collections.posthog.admin.tests.unit.conftest import QuietHandler
 
 
 class Answer:
@@ -38,15 +40,9 @@ class RewritingProxy:
         self.requests = []
         proxy = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
+        class Handler(QuietHandler):
             def _serve(self):
-                length = int(self.headers.get("Content-Length") or 0)
-                data = self.rfile.read(length) if length else None
+                data = self.sent() or None
                 proxy.requests.append(dict(method=self.command, path=self.path,
                                            body=data.decode("utf-8", "replace") if data else None))
                 answer = proxy._forward(self.command, self.path, data, self.headers)

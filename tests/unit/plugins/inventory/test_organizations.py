@@ -20,10 +20,9 @@ from ansible_collections.posthog.admin.plugins.inventory.organizations import In
 HERE = os.path.dirname(os.path.abspath(__file__))
 KEY = "phx_unit_test_key_0123456789abcdefghijklmnopqrstuv"
 
-# Runs in a child process, so ansible-core loads the plugin through its own collection loader.
-DUMP = r"""
+# Child-process scripts start so, and ansible-core loads the plugin through its own collection loader.
+PRELUDE = r"""
 import json, sys
-from ansible.inventory.manager import InventoryManager
 from ansible.parsing.dataloader import DataLoader
 try:
     from ansible.plugins.loader import init_plugin_loader
@@ -31,6 +30,10 @@ except ImportError:
     init_plugin_loader = None
 if init_plugin_loader is not None:
     init_plugin_loader()
+"""
+
+DUMP = PRELUDE + r"""
+from ansible.inventory.manager import InventoryManager
 inventory = InventoryManager(loader=DataLoader(), sources=[sys.argv[1]])
 groups = dict((name, sorted(h.name for h in group.get_hosts())) for name, group in inventory.groups.items())
 hostvars = dict((host.name, dict((k, v) for k, v in host.vars.items() if not k.startswith("inventory_")))
@@ -68,19 +71,27 @@ def collections_root():
     return os.sep.join(parts[:parts.index("ansible_collections")])
 
 
-def build(server, tmp_path, config):
+def run_child(script, tmp_path, source):
+    """Writes the inventory ``source`` and runs ``script`` (PRELUDE + ...) on it in a child process, as
+    ansible-core would load the plugin; returns the JSON of its last line, and the finished process."""
     root = collections_root()
     if root is None:
         pytest.skip("run from a built collection copy (make units)")
     path = tmp_path / "unit.posthog.yml"
-    path.write_text("plugin: posthog.admin.organizations\nhost: %s\napi_key: %s\n%s" % (server.url, KEY, config))
+    path.write_text(source)
     env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=root, ANSIBLE_INVENTORY_UNPARSED_WARNING="false",
                ANSIBLE_LOCALHOST_WARNING="false")
     env.pop("PYTHONPATH", None)
-    done = subprocess.run([sys.executable, "-c", DUMP, str(path)], env=env, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", script, str(path)], env=env, capture_output=True, text=True,
                           check=False, timeout=120)
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1]), done
+
+
+def build(server, tmp_path, config):
+    result, done = run_child(DUMP, tmp_path, "plugin: posthog.admin.organizations\nhost: %s\napi_key: %s\n%s"
+                             % (server.url, KEY, config))
+    return result, " ".join(done.stderr.split())  # ansible-core 2.16 wraps a warning at the terminal's width
 
 
 def test_hostvars_maps_the_api_fields():

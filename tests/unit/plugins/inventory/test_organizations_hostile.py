@@ -8,7 +8,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import json
 import os
 import re
 import subprocess
@@ -17,22 +16,17 @@ import sys
 import pytest
 
 from ansible_collections.posthog.admin.plugins.inventory.organizations import InventoryModule
+from ansible_collections.posthog.admin.tests.unit.plugins.inventory.test_organizations import (
+    KEY,
+    PRELUDE,
+    collections_root,
+    run_child,
+)
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-KEY = "phx_unit_test_key_0123456789abcdefghijklmnopqrstuv"
-
-# Runs in a child process, so ansible-core loads the plugin through its own collection loader; prints
-# the hosts, or the class and text of what the plugin raised.
-PARSE = r"""
-import json, sys
+# Runs in a child process (PRELUDE: ansible-core's own collection loader); prints the hosts, or the class
+# and text of what the plugin raised.
+PARSE = PRELUDE + r"""
 from ansible.inventory.data import InventoryData
-from ansible.parsing.dataloader import DataLoader
-try:
-    from ansible.plugins.loader import init_plugin_loader
-except ImportError:
-    init_plugin_loader = None
-if init_plugin_loader is not None:
-    init_plugin_loader()
 from ansible.plugins.loader import inventory_loader
 plugin = inventory_loader.get("posthog.admin.organizations")
 inventory = InventoryData()
@@ -44,27 +38,10 @@ except Exception as exc:
 """
 
 
-def collections_root():
-    parts = HERE.split(os.sep)
-    if "ansible_collections" not in parts:
-        return None
-    return os.sep.join(parts[:parts.index("ansible_collections")])
-
-
 def parse(server, tmp_path, api_key_yaml=None, extra=""):
-    root = collections_root()
-    if root is None:
-        pytest.skip("run from a built collection copy (make units)")
-    path = tmp_path / "unit.posthog.yml"
     key = api_key_yaml if api_key_yaml is not None else "api_key: %s\n" % KEY
-    path.write_text("plugin: posthog.admin.organizations\nhost: %s\nretries: 0\n%s%s" % (server.url, key, extra))
-    env = dict(os.environ, ANSIBLE_COLLECTIONS_PATH=root, ANSIBLE_INVENTORY_UNPARSED_WARNING="false",
-               ANSIBLE_LOCALHOST_WARNING="false")
-    env.pop("PYTHONPATH", None)
-    done = subprocess.run([sys.executable, "-c", PARSE, str(path)], env=env, capture_output=True, text=True,
-                          check=False, timeout=120)
-    assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result, done = run_child(PARSE, tmp_path, "plugin: posthog.admin.organizations\nhost: %s\nretries: 0\n%s%s"
+                             % (server.url, key, extra))
     assert KEY not in done.stdout + done.stderr
     return result
 

@@ -19,8 +19,9 @@ from ansible_collections.posthog.admin.plugins.module_utils._client import (
     PostHogError,
     require_object,
 )
+from ansible_collections.posthog.admin.tests.unit.plugins.module_utils.test_client import KEY
+from ansible_collections.posthog.admin.tests.unit.plugins.module_utils.test_client import make_client as client_of
 
-KEY = "phx_unit_test_key_0123456789abcdefghijklmnopqrstuv"
 PEM = ("-----BEGIN PRIVATE KEY-----\n"
        "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\n"
        "MzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu\n"
@@ -29,10 +30,9 @@ PEM = ("-----BEGIN PRIVATE KEY-----\n"
 
 
 def make_client(server, **kwargs):
-    waits = []
+    """A client of ``server`` that does not retry (unless told), and the waits it would sleep."""
     kwargs.setdefault("retries", 0)
-    client = PostHogClient(host=server.url, api_key=KEY, sleep=waits.append, **kwargs)
-    return client, waits
+    return client_of(server, **kwargs)
 
 
 def port_of(server):

@@ -29,13 +29,7 @@ MID = "0190a3f4-0000-7000-8000-000000000001"
 ANN = {"id": MID, "level": 1, "user": {"email": "ann@acme.example", "uuid": "0190a3f4-0000-7000-9000-000000000001"}}
 
 
-@pytest.fixture(autouse=True)
-def _module_side(monkeypatch):
-    try:
-        from ansible.module_utils import _internal
-    except ImportError:  # ansible-core 2.18 and older
-        return
-    monkeypatch.setattr(_internal, "is_controller", False, raising=False)
+pytestmark = pytest.mark.usefixtures("module_side")
 
 
 def rule(level, resource="project", role=None, member=None):

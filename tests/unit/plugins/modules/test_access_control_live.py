@@ -13,13 +13,7 @@ import pytest
 from ansible_collections.posthog.admin.plugins.modules import access_control
 
 
-@pytest.fixture(autouse=True)
-def _module_side(monkeypatch):
-    try:
-        from ansible.module_utils import _internal
-    except ImportError:  # ansible-core 2.18 and older
-        return
-    monkeypatch.setattr(_internal, "is_controller", False, raising=False)
+pytestmark = pytest.mark.usefixtures("module_side")
 
 
 def org_path(live):

@@ -25,13 +25,7 @@ from ansible_collections.posthog.admin.tests.unit.proxy import RewritingProxy
 OTHER = "0190a3f4-0000-7000-8000-00000000dead"
 
 
-@pytest.fixture(autouse=True)
-def _module_side(monkeypatch):
-    try:
-        from ansible.module_utils import _internal
-    except ImportError:  # ansible-core 2.18 and older
-        return
-    monkeypatch.setattr(_internal, "is_controller", False, raising=False)
+pytestmark = pytest.mark.usefixtures("module_side")
 
 
 @pytest.fixture

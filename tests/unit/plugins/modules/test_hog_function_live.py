@@ -19,13 +19,7 @@ ROTATE = dict(project_id="1", name="Customer.io", secret_inputs=dict(token="exam
               update_secrets="always")
 
 
-@pytest.fixture(autouse=True)
-def _module_side(monkeypatch):
-    try:
-        from ansible.module_utils import _internal
-    except ImportError:  # ansible-core 2.18 and older
-        return
-    monkeypatch.setattr(_internal, "is_controller", False, raising=False)
+pytestmark = pytest.mark.usefixtures("module_side")
 
 
 def test_check_mode_assumes_an_earlier_task_creates_the_function_a_task_changes(run_live, live):

@@ -32,13 +32,7 @@ CASES = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _module_side(monkeypatch):
-    try:
-        from ansible.module_utils import _internal
-    except ImportError:  # ansible-core 2.18 and older
-        return
-    monkeypatch.setattr(_internal, "is_controller", False, raising=False)
+pytestmark = pytest.mark.usefixtures("module_side")
 
 
 IDS = ["%s %s" % (c[0].__name__.rsplit(".", 1)[-1], sorted(c[1])) for c in CASES]

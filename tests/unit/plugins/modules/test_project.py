@@ -19,15 +19,7 @@ WEB = dict(SUMMARY, anonymize_ips=False, app_urls=["https://a.example"], recordi
            test_account_filters=[])
 
 
-@pytest.fixture(autouse=True)
-def _module_side(monkeypatch):
-    """Warnings reach the result as in a module process, even after a test loaded controller code
-    (ansible-core 2.19 and newer send them to the controller's display then)."""
-    try:
-        from ansible.module_utils import _internal
-    except ImportError:  # ansible-core 2.18 and older
-        return
-    monkeypatch.setattr(_internal, "is_controller", False, raising=False)
+pytestmark = pytest.mark.usefixtures("module_side")
 
 
 def test_create_by_name_sends_the_settings_and_warns_about_the_current_project(server, run_module):

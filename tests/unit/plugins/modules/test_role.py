@@ -18,15 +18,7 @@ INVITES = "/api/organizations/@current/invites/"
 RID = "0190a3f4-0000-7000-8000-0000000000r1".replace("r", "a")
 
 
-@pytest.fixture(autouse=True)
-def _module_side(monkeypatch):
-    """Warnings reach the result as in a module process, even after a test loaded controller code
-    (ansible-core 2.19 and newer send them to the controller's display then)."""
-    try:
-        from ansible.module_utils import _internal
-    except ImportError:  # ansible-core 2.18 and older
-        return
-    monkeypatch.setattr(_internal, "is_controller", False, raising=False)
+pytestmark = pytest.mark.usefixtures("module_side")
 
 
 def person(email, number):

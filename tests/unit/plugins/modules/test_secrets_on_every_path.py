@@ -40,13 +40,7 @@ PG_SECRET = "pg-password-in-the-document-0033"
 HOG_SECRET = "customerio-token-stored-0033"
 
 
-@pytest.fixture(autouse=True)
-def _module_side(monkeypatch):
-    try:
-        from ansible.module_utils import _internal
-    except ImportError:  # ansible-core 2.18 and older
-        return
-    monkeypatch.setattr(_internal, "is_controller", False, raising=False)
+pytestmark = pytest.mark.usefixtures("module_side")
 
 
 def collections_root():

@@ -33,13 +33,7 @@ TWIN = "Bob@twins.example"
 TWIN_ID = "0190a3f4-0000-7000-8000-0000000b0b0b"
 
 
-@pytest.fixture(autouse=True)
-def _module_side(monkeypatch):
-    try:
-        from ansible.module_utils import _internal
-    except ImportError:  # ansible-core 2.18 and older
-        return
-    monkeypatch.setattr(_internal, "is_controller", False, raising=False)
+pytestmark = pytest.mark.usefixtures("module_side")
 
 
 @pytest.fixture
@@ -101,8 +95,8 @@ def test_the_roster_is_refused(twins, level):
 
 
 DOCUMENTS = [
-    dict(name="Emulator Org", roster=dict(people=[dict(email="test@posthog.com", level="owner"),
-                                                  dict(email=BOB, level="admin")])),
+    dict(name="Emulator Org", roster=dict(people=[
+        dict(email="test@posthog.com", level="owner"), dict(email=BOB, level="admin")])),
     dict(name="Emulator Org", roles=[dict(name="Analysts", members=[BOB])]),
     dict(name="Emulator Org", access_controls=[dict(resource="dashboard", member=BOB, access_level="viewer")]),
 ]
