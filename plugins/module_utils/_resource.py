@@ -29,8 +29,8 @@ import copy
 import json
 
 from ansible_collections.posthog.admin.plugins.module_utils._apply import Stopped, execute
-from ansible_collections.posthog.admin.plugins.module_utils._base import (  # noqa: F401 (the kinds import them here)
-    SECRET_MASK,
+from ansible_collections.posthog.admin.plugins.module_utils._base import (  # noqa: F401 # pylint: disable=unused-import
+    SECRET_MASK,  # re-exported: the kinds import it from here
     UNKNOWN,
     Failure,
     Postponed,
@@ -376,7 +376,7 @@ class Resource:
         return dict((self.field_map[k].api if k in self.field_map else k, v) for k, v in payload.items())
 
     def export(self, obj):
-        """hook: the item of organization_state's document that recreates ``obj``: its exported
+        """The item of organization_state's document that recreates ``obj``: its exported
         Fields, as the user writes them (``to_user``), the empty ones left out."""
         item = {}
         for field in self.FIELDS:
@@ -539,7 +539,7 @@ class Resource:
         return obj
 
     def recovery(self, action, path, body):
-        """hook: for a POST whose answer may be lost, what re-reads PostHog: a callable answering the
+        """For a POST whose answer may be lost, what re-reads PostHog: a callable answering the
         object the POST made (or None: it did not arrive, so it may be sent again); None where nothing
         can tell (the POST is then not repeated)."""
         if action.method != "POST":

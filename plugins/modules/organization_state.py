@@ -281,11 +281,11 @@ plan:
       done (C(action) - C(created), C(updated), C(deleted), C(members changed), C(invited), C(removed)...)
       and to which item (C(item), named as in RV(sections)); C(owner=true) on a roster action that makes,
       lowers or removes an owner. Empty when nothing would change.
-    - Each action is one request, as the real run sends it - C(id) (V(a1), V(a2)...), C(method), C(path)
+    - "Each action is one request, as the real run sends it - C(id) (V(a1), V(a2)...), C(method), C(path)
       and C(body) (secrets masked) - with C(decided_on), the fingerprint of the object as read when the
       plan decided it (V(absent) for one to create), C(waits_for) (the ids of actions whose answers it
       uses; their values show as C((known after apply: a1.id ~...))), and C(limits) (the O(limits) it counts
-      against). A real run sends exactly these requests, in this order, and no other write.
+      against). A real run sends exactly these requests, in this order, and no other write."
     - In check mode, what a real run would do; in a real run, what it did.
   returned: success, and when the plan is refused
   type: list
