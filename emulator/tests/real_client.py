@@ -106,11 +106,13 @@ def org_admin_tools() -> list:
 
 #: The organization-administration paths of the package: organizations and everything under them,
 #: the project's batch exports, integrations, event definitions, hog functions (and their
-#: ``/api/environments/`` twins), the project's environments, and the user's own record (read only:
+#: ``/api/environments/`` twins), the project's property definitions (issue 34), the project's
+#: environments, and the user's own record (read only:
 #: changing or deleting one's account is not organization administration).
 COVERED = re.compile(
     r"^/api/(organizations/"
     r"|(projects|environments)/\{project_id\}/(batch_exports|integrations|event_definitions|hog_functions)/"
+    r"|projects/\{project_id\}/property_definitions/"
     r"|projects/\{project_id\}/environments/"
     r"|users/\{uuid\}/$)"
 )

@@ -113,3 +113,100 @@ def test_control_creates_any_kind_and_updates_an_existing_one(boot, client, api)
     assert listed[0]["display_name"] == "r2 (access key, https://r2.example.com)"
     assert client.post(path, {"kind": "ftp"}, format="json").status_code == 400
     assert client.post("/_emulator/projects/999/integrations", {"kind": "slack"}, format="json").status_code == 404
+
+
+# ---------------------------------------------------------------- the newest kinds (docs/posthog_facts.md §16.1)
+PG = {"host": "warehouse.acme.example", "port": 5432, "user": "posthog", "password": "pg-secret"}
+
+
+def test_postgresql_is_kept_by_its_login_and_a_second_post_overwrites_it(api, boot, client):
+    """posthog/models/integration/postgres.py: no name; update_or_create keyed "<team>-<host>-<port>-<user>",
+    config host/port/user/ssl_mode/ssl_root_cert, the password in sensitive_config; display_name "ID: <id>"
+    (posthog/models/integration/model.py)."""
+    first = api.post(url(boot), {"kind": "postgresql", "config": PG}, format="json")
+    assert first.status_code == 201, first.content
+    body = first.json()
+    assert body["config"] == {"host": "warehouse.acme.example", "port": 5432, "user": "posthog", "ssl_mode": "require",
+                              "ssl_root_cert": None}
+    assert body["display_name"] == f"ID: {boot.project.id}-warehouse.acme.example-5432-posthog"
+    again = api.post(url(boot), {"kind": "postgresql", "config": dict(PG, password="rotated", ssl_mode="verify-full",
+                                                                       ssl_root_cert="-----BEGIN CERT-----")},
+                     format="json")
+    assert again.status_code == 201 and again.json()["id"] == body["id"]
+    assert again.json()["config"]["ssl_mode"] == "verify-full"
+    assert client.get(f"/_emulator/integrations/{body['id']}").json()["sensitive_config"] == {"password": "rotated"}
+
+
+def test_overwriting_an_integration_needs_a_project_admin(api, boot, make_key):
+    """IntegrationSerializer.create (posthog/api/integration.py): an upsert of an existing integration id by
+    someone without management access is 403 "Editing an existing integration requires project admin access."."""
+    assert api.post(url(boot), {"kind": "postgresql", "config": PG}, format="json").status_code == 201
+    member = authed(make_key("member@example.com", level="member")[0])
+    response = member.post(url(boot), {"kind": "postgresql", "config": PG}, format="json")
+    assert response.status_code == 403
+    assert error(response)["detail"] == "Editing an existing integration requires project admin access."
+
+
+@pytest.mark.parametrize("kind, config, message", [
+    ("postgresql", dict(PG, port="x"), "Port must be an integer"),
+    ("postgresql", dict(PG, port=70000), "A valid port is required for an postgresql integration"),
+    ("postgresql", dict(PG, host="10.0.0.5"), "Provided host '10.0.0.5' is not valid"),
+    ("postgresql", {"host": "db.acme.example", "port": 5432, "user": "u"}, "A password is required for postgresql integration"),
+    ("postgresql", dict(PG, ssl_mode="prefer"), "SSL mode must be one of: require, verify-ca, verify-full"),
+    ("postgresql", dict(PG, ssl_mode="verify-ca"), "SSL root certificate must be provided when verifying server certificates"),
+    ("databricks", {"server_hostname": "https://dbc.cloud.databricks.com", "client_id": "c", "client_secret": "s"},
+     "Databricks integration is not valid: 'server_hostname' should not be a full URL"),
+    ("databricks", {"server_hostname": "localhost", "client_id": "c", "client_secret": "s"},
+     "Databricks integration error: could not validate hostname 'localhost'"),
+    ("aws-s3", {"name": "r", "aws_role_arn": "arn:aws:iam::12:role/x"}, "AWS role ARN is not valid"),
+    ("aws-redshift", {"name": "rs", "aws_role_arn": "arn:aws:iam::123456789012:role/export"},
+     "Username is required for AWS integration"),
+    ("aws-redshift", {"name": "rs", "aws_access_key_id": "k", "aws_secret_access_key": "s", "user": "u",
+                      "groups": []}, "Groups must be a list of at least one string"),
+    ("aws-redshift", {"name": "rs"}, "Missing required inputs"),
+    ("s3-compatible", {"name": "r2", "aws_access_key_id": "k", "aws_secret_access_key": "s",
+                       "endpoint_url": "http://169.254.169.254"}, "Invalid endpoint URL: Local/metadata host"),
+    ("azure-blob", {"connection_string": "DefaultEndpointsProtocol=https;AccountKey=k"},
+     "Could not extract AccountName from connection string. Ensure it contains 'AccountName=<your-account-name>;'"),
+    ("azure-blob", {"connection_string": "DefaultEndpointsProtocol=http;AccountName=acme;AccountKey=k"},
+     "'DefaultEndpointsProtocol' must be 'https'"),
+    ("google-cloud-service-account", {"service_account_email": "sa@p.iam.gserviceaccount.com"},
+     "Service account email and project ID must be provided"),
+])  # fmt: skip
+def test_newest_kinds_validate_as_posthog(api, boot, kind, config, message):
+    """posthog/models/integration/{postgres,databricks,aws,azure_blob,google_cloud}.py and the serializer's
+    _build_integration (posthog/api/integration.py), newest versions."""
+    response = api.post(url(boot), {"kind": kind, "config": config}, format="json")
+    assert response.status_code == 400, response.content
+    assert error(response)["detail"] == message
+
+
+@pytest.mark.parametrize("kind, config, shown, secret, display", [
+    ("databricks", {"server_hostname": "dbc-1.cloud.databricks.com", "client_id": "cid", "client_secret": "cs"},
+     {"server_hostname": "dbc-1.cloud.databricks.com"}, {"client_id": "cid", "client_secret": "cs"},
+     "dbc-1.cloud.databricks.com"),
+    ("azure-blob", {"connection_string": "DefaultEndpointsProtocol=https;AccountName=acmelake;AccountKey=k;"
+                                         "EndpointSuffix=core.windows.net"},
+     {}, {"connection_string": "DefaultEndpointsProtocol=https;AccountName=acmelake;AccountKey=k;"
+                               "EndpointSuffix=core.windows.net"}, "ID: acmelake"),
+    ("google-cloud-service-account", {"service_account_email": "sa@acme.iam.gserviceaccount.com", "project_id": "acme",
+                                      "private_key": "pk", "private_key_id": "pkid",
+                                      "token_uri": "https://oauth2.googleapis.com/token"},
+     {"project_id": "acme", "service_account_email": "sa@acme.iam.gserviceaccount.com"},
+     {"private_key": "pk", "private_key_id": "pkid", "token_uri": "https://oauth2.googleapis.com/token"},
+     "ID: sa@acme.iam.gserviceaccount.com-{project}-key-file"),
+    ("aws-redshift", {"name": "rs", "aws_role_arn": "arn:aws:iam::123456789012:role/export", "user": "loader",
+                      "groups": ["etl"], "auto_create": True},
+     {"name": "rs", "aws_role_arn": "arn:aws:iam::123456789012:role/export", "user": "loader", "groups": ["etl"],
+      "auto_create": True}, {}, "rs (AWS role 'arn:aws:iam::123456789012:role/export')"),
+])  # fmt: skip
+def test_what_each_newest_kind_shows_and_keeps_secret(api, boot, client, kind, config, shown, secret, display):
+    """databricks.py (client id and secret both in sensitive_config), azure_blob.py (config {}, kept by the
+    account name), google_cloud.py (kept by "<email>-<team>-<variant>"), aws.py (a Redshift role)."""
+    response = api.post(url(boot), {"kind": kind, "config": config}, format="json")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["config"] == shown and body["display_name"] == display.format(project=boot.project.id)
+    assert client.get(f"/_emulator/integrations/{body['id']}").json()["sensitive_config"] == secret
+    for value in secret.values():
+        assert value not in api.get(url(boot)).content.decode()

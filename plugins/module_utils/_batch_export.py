@@ -102,13 +102,13 @@ COMMON_KEYS = ("exclude_events", "include_events")
 INTERVALS = ["hour", "day", "week", "every 5 minutes", "every 15 minutes"]
 MODELS = ["events", "persons", "sessions", "hogql"]
 #: Where PostHog's web app creates integrations, and how the API does (kinds with a credentials form).
-INTEGRATIONS_PLACE = "Project settings > Integrations"
+INTEGRATIONS_PLACE = "Project settings > Integrations, or posthog.admin.integration"
 INTEGRATION_FORMS = {
-    "aws-s3": "name, aws_access_key_id, aws_secret_access_key",
-    "s3-compatible": "name, endpoint_url, aws_access_key_id, aws_secret_access_key",
-    "snowflake": "name, account, user, authentication_type, password or private_key",
-    "postgresql": "name, host, port, database, user, password",
-    "aws-redshift": "name, host, port, user, password (or AWS keys or a role)",
+    "aws-s3": "aws_access_key_id and aws_secret_access_key, or aws_role_arn; and a name",
+    "s3-compatible": "endpoint_url, aws_access_key_id, aws_secret_access_key; and a name",
+    "snowflake": "account, user, authentication_type, password or private_key; and a name",
+    "postgresql": "host, port, user, password",
+    "aws-redshift": "host, port, user, password (or aws_role_arn or AWS keys with user, and a name)",
     "google-cloud-service-account": "service_account_email, project_id, private_key, private_key_id, token_uri",
     "databricks": "server_hostname, client_id, client_secret",
     "azure-blob": "connection_string",
@@ -192,12 +192,10 @@ def integration_advice(destination_type, project_id=None):
     """How to give a destination its credentials through an integration (PostHog's newest code)."""
     spec = DESTINATION_TYPES.get(destination_type) or {}
     kind = spec.get("integration") or "aws-s3"
-    return ("PostHog keeps the credentials of a %s destination in an integration of kind %s: create one in "
-            "PostHog (%s), or with POST /api/projects/%s/integrations/ {\"kind\": \"%s\", \"config\": {%s}}; "
-            "list the project's integrations with posthog.admin.integration_info to find it, and give its id or "
-            "name as destination.integration"
-            % (destination_type, kind, INTEGRATIONS_PLACE, project_id or "<project_id>", kind,
-               INTEGRATION_FORMS.get(kind, "...")))
+    return ("PostHog keeps the credentials of a %s destination in an integration of kind %s: create one with "
+            "posthog.admin.integration (kind: %s, config: %s) in project %s, and give its name or id as "
+            "destination.integration"
+            % (destination_type, kind, kind, INTEGRATION_FORMS.get(kind, "..."), project_id or "<project_id>"))
 
 
 def missing_required(destination_type, config, integration=None):
@@ -498,37 +496,45 @@ PAUSE = Pause()
 
 def find_integration(task, project_id, value, kind=None):
     """The id of the integration ``value`` names in the project: an id as is, else the one whose
-    name (``config.name``, or the start of ``display_name``) is ``value``. One list of the
-    project's integrations (of ``kind``) per task; a Failure naming what there is otherwise (in
-    check mode, a warning and a placeholder: an earlier task may create it)."""
+    name (:func:`~._integration.integration_name`: the name it was given, or the connection PostHog
+    keeps it by) or display name is ``value``. In organization_state, the project's integrations as
+    its ``integrations`` section left them (one the plan creates has the token of its id: the export
+    waits for it); else one list of the project's integrations (of ``kind``) per task. A Failure naming
+    what there is otherwise (in check mode of a single task, a warning and a placeholder: an earlier
+    task may create it)."""
+    from ansible_collections.posthog.admin.plugins.module_utils._integration import Integration, matches_name
+
     value = str(value).strip()
     if value.isdigit():
         return int(value)
-    if task.missing_parent:
+    path = Integration.SCOPE.path(task, dict(project_id=project_id))
+    if task.missing_parent and task.known(path) is None:
         return None  # check mode: the parent (and its integrations) would be created by an earlier task
-    key = ("integrations", project_id, kind)
-    if key not in task.cache:
-        path = "/api/projects/%s/integrations/" % project_id
-        task.cache[key] = task.client.list_all(path, params=dict(kind=kind) if kind else None,
-                                               context="looking up integration %r" % value)
-    integrations = [i for i in task.cache[key] if isinstance(i, dict)]
-    matches = [i for i in integrations if (i.get("config") or {}).get("name") == value
-               or i.get("display_name") == value or str(i.get("display_name") or "").startswith(value + " (")]
+    known = task.known(path)  # organization_state: what its integrations section created, updated, deleted
+    if known is not None:
+        integrations = [i for i in known if isinstance(i, dict) and (kind is None or i.get("kind") == kind)]
+    else:
+        key = ("integrations", project_id, kind)
+        if key not in task.cache:
+            task.cache[key] = task.client.list_all(path, params=dict(kind=kind) if kind else None,
+                                                   context="looking up integration %r" % value)
+        integrations = [i for i in task.cache[key] if isinstance(i, dict)]
+    matches = [i for i in integrations if matches_name(i, value)]
     if len(matches) == 1:
         return matches[0]["id"]
     if len(matches) > 1:
         ids = ", ".join(str(m.get("id")) for m in matches)
         raise Failure("integration %r is ambiguous in project %s: %d integrations match (ids %s); give its id as "
                       "destination.integration" % (value, project_id, len(matches), ids))
-    there = ", ".join("%s (id %s)" % (i.get("display_name"), i.get("id")) for i in integrations) or "none"
-    if task.check_mode:
+    there = ", ".join("%s (id %s)" % (i.get("display_name") or i.get("kind"), i.get("id")) for i in integrations) or "none"
+    if task.assumes_earlier_tasks:
         # As for a missing parent or default role: an earlier task of the play may be about to create it.
         task.warn("integration %r does not exist yet in project %s (there: %s); check mode assumes an earlier task "
                   "creates it (a real run fails if it still does not exist)" % (value, project_id, there))
         return "(the id of integration %r)" % value
-    raise Failure("no integration%s named %r in project %s (there: %s); create it in PostHog (%s) or with "
-                  "POST /api/projects/%s/integrations/, or give destination.integration as an id"
-                  % (" of kind %s" % kind if kind else "", value, project_id, there, INTEGRATIONS_PLACE, project_id))
+    raise Failure("no integration%s named %r in project %s (there: %s); create it with posthog.admin.integration (in "
+                  "organization_state, in its integrations section), or give destination.integration as an id"
+                  % (" of kind %s" % kind if kind else "", value, project_id, there))
 
 
 class BatchExport(Resource):
@@ -937,14 +943,18 @@ def export_item(ctx, obj, integration_names=None):
 
 
 def integration_names(ctx, project_id, exports):
-    """``{id: name}`` of the project's integrations, read only when one of ``exports`` uses one; a
-    name only where it names a single integration (else the export keeps the id)."""
+    """``{id: name}`` of the project's integrations (:func:`~._integration.integration_name`), read only
+    when one of ``exports`` uses one; a name only where it names a single integration (else the export
+    keeps the id)."""
+    from ansible_collections.posthog.admin.plugins.module_utils._integration import Integration, integration_name
+
     if not any(isinstance(e, dict) and (e.get("destination") or {}).get("integration") is not None
                for e in exports or []):
         return {}
     found = ctx.quietly("integrations of project %s" % project_id, lambda: ctx.client.list_all(
-        "/api/projects/%s/integrations/" % project_id, context="listing integrations of project %s" % project_id))
-    named = [(i.get("id"), (i.get("config") or {}).get("name")) for i in found or [] if isinstance(i, dict)]
+        Integration.SCOPE.path(ctx.task, dict(project_id=project_id)),
+        context="listing integrations of project %s" % project_id))
+    named = [(i.get("id"), integration_name(i)) for i in found or [] if isinstance(i, dict)]
     counts = {}
     for dummy, name in named:
         counts[name] = counts.get(name, 0) + 1

@@ -58,6 +58,11 @@ def _proxy_records():
     return _proxy_record.SECTION
 
 
+def _integrations():
+    from ansible_collections.posthog.admin.plugins.module_utils import _integration
+    return _integration.SECTION
+
+
 def _batch_exports():
     from ansible_collections.posthog.admin.plugins.module_utils import _batch_export
     return _batch_export.SECTION
@@ -73,9 +78,19 @@ def _plugins():
     return kind.SECTION
 
 
+def _property_groups():
+    from ansible_collections.posthog.admin.plugins.module_utils import _property_group
+    return _property_group.SECTION
+
+
 def _event_definitions():
     from ansible_collections.posthog.admin.plugins.module_utils import _event_definition
     return _event_definition.SECTION
+
+
+def _property_definitions():
+    from ansible_collections.posthog.admin.plugins.module_utils import _property_definition
+    return _property_definition.SECTION
 
 
 #: (document key, loader, whether it is a list of items, result keys always returned with their empty value)
@@ -90,10 +105,15 @@ CATALOG = (
     # After the roles and people they name.
     ("access_controls", _access_controls, True, {}),
     ("proxy_records", _proxy_records, True, dict(cname_records=[])),
+    # Before the batch exports that name them (one the document creates is created first).
+    ("integrations", _integrations, True, {}),
     ("batch_exports", _batch_exports, True, {}),
     ("hog_functions", _hog_functions, True, {}),
     ("plugins", _plugins, True, {}),
+    # The tracking plan: the groups before the events that carry them.
+    ("property_groups", _property_groups, True, {}),
     ("event_definitions", _event_definitions, True, {}),
+    ("property_definitions", _property_definitions, True, {}),
 )
 
 _LOADED = {}

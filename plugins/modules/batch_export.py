@@ -89,15 +89,19 @@ options:
       integration:
         description:
           - The integration that holds the destination's credentials (PostHog's newest API), by its
-            numeric id or by its name (the name given when it was created, or its display name), looked
-            up among the integrations of O(project_id) (V(@current) when not set).
+            numeric id or by its name (as M(posthog.admin.integration) names it - the name given, or for
+            the kinds PostHog keeps by their connection, that connection, such as
+            C(posthog_export@warehouse.acme.example:5432) - or its display name), looked up among the
+            integrations of O(project_id) (V(@current) when not set). In
+            M(posthog.admin.organization_state), an integration the same document creates is created
+            first, and the export waits for it.
           - Required to create V(AwsS3) (integration kind C(aws-s3)), V(S3Compatible) (C(s3-compatible)),
             V(AzureBlob) (C(azure-blob)) and V(Databricks) (C(databricks)) exports, and on PostHog's newest API
             for V(Snowflake) (C(snowflake)), V(BigQuery) (C(google-cloud-service-account)), V(Postgres)
             (C(postgresql)) and V(Redshift) (C(aws-redshift)); with it, those take only their non-secret
             config keys.
-          - Create integrations in PostHog (Project settings > Integrations) or through its API; find
-            their ids with M(posthog.admin.integration_info).
+          - Create integrations with M(posthog.admin.integration) (or in PostHog, Project settings >
+            Integrations); list them with M(posthog.admin.integration_info).
         type: str
       config:
         description:
@@ -689,6 +693,28 @@ EXAMPLES = r"""
     name: Acme Web
   register: acme_web
 
+- name: The credentials the exports write with (their secrets from a vault, sent once)
+  posthog.admin.integration:
+    project_id: "{{ acme_web.projects[0].id }}"
+    integrations:
+      - kind: aws-s3
+        name: acme-aws
+        config:
+          aws_access_key_id: "{{ vault_export_key_id }}"
+          aws_secret_access_key: "{{ vault_export_secret }}"
+      - kind: snowflake
+        name: acme-snowflake
+        config:
+          account: acme-eu
+          user: POSTHOG
+          password: "{{ vault_snowflake_password }}"
+      - kind: postgresql
+        config:
+          host: warehouse.acme.example
+          port: 5432
+          user: posthog_export
+          password: "{{ vault_warehouse_password }}"
+
 # One task owns an export's state: a task with state=present resumes a paused export, so a
 # "present" task followed by a "paused" task for the same export would resume and pause it on
 # every run. Pause it through the one task instead:
@@ -764,7 +790,7 @@ EXAMPLES = r"""
         warehouse: EXPORTS
         schema: POSTHOG
 
-- name: Persons to Postgres, credentials in the integration named acme-warehouse
+- name: Persons to Postgres, with the warehouse's PostgreSQL login (PostHog names it by the login)
   posthog.admin.batch_export:
     project_id: "{{ acme_web.projects[0].id }}"
     name: Persons to the warehouse
@@ -772,7 +798,7 @@ EXAMPLES = r"""
     interval: day
     destination:
       type: Postgres
-      integration: acme-warehouse
+      integration: posthog_export@warehouse.acme.example:5432
       config:
         database: analytics
         schema: posthog

@@ -10,14 +10,18 @@ __metaclass__ = type
 
 DOCUMENTATION = r"""
 module: event_definition
-short_description: Document or delete an event definition of a PostHog project
+short_description: Declare, document or delete an event definition of a PostHog project
 version_added: 0.1.0
 description:
-  - Sets the metadata of an event definition of a PostHog project (its description, tags, owner,
-    and whether it is verified or hidden), or deletes the definition.
-  - PostHog creates an event definition when it first ingests an event with that name; the API
-    cannot create one. A definition that does not exist (never ingested, or deleted) makes
-    O(state=present) fail with a message that says so.
+  - Makes sure an event definition of a PostHog project exists with the metadata you give (its
+    description, tags, owner, whether it is verified or hidden) and the property groups it carries,
+    or deletes the definition.
+  - PostHog creates an event definition when it first ingests an event with that name, and its
+    newest API creates one before the event is ever sent, so a tracking plan can declare its events
+    first. A definition named by O(name) that does not exist is created (C(created_at) and
+    C(last_seen_at) stay empty until the event arrives). Older PostHog versions cannot create one
+    (they answer 405); the task then fails saying so, and the definition appears once PostHog
+    ingests the event.
   - The definition is found by O(id), or else by its exact O(name) (one filtered list request).
     Options you leave out are not managed.
   - O(event_definitions) manages many definitions of the project in one task, reading the project's
@@ -32,7 +36,7 @@ extends_documentation_fragment:
 options:
   state:
     description:
-      - V(present) sets the metadata you give on an existing event definition.
+      - V(present) creates the definition (PostHog's newest API) or sets the metadata you give.
       - V(absent) deletes the definition. It comes back when PostHog ingests the event again,
         without its metadata.
     type: str
@@ -81,6 +85,16 @@ options:
       - Whether the event is hidden from lists in PostHog. Hiding also unverifies it.
       - Cannot be V(true) together with O(verified=true).
     type: bool
+  property_groups:
+    description:
+      - The complete set of property groups the event carries, by name (see
+        M(posthog.admin.property_group)), the groups of properties every such event must (or may) have.
+        Groups it carries that are not listed are taken from it; V([]) takes them all.
+      - The groups must exist in the project (in organization_state, the document's C(property_groups)
+        section creates them first).
+      - Each group added or taken is one request (an event schema in PostHog's API).
+    type: list
+    elements: str
   event_definitions:
     description:
       - Several event definitions of the project O(project_id), each a dictionary of the options of one
@@ -123,9 +137,13 @@ options:
       hidden:
         description: Like O(hidden).
         type: bool
+      property_groups:
+        description: Like O(property_groups).
+        type: list
+        elements: str
 notes:
-  - Needs the scope C(event_definition:read), and C(event_definition:write) to change or delete
-    anything. Setting O(owner) to someone new also needs C(project:read) and
+  - Needs the scope C(event_definition:read), and C(event_definition:write) to create, change or
+    delete anything (the property groups an event carries included). Setting O(owner) to someone new also needs C(project:read) and
     C(organization_member:read).
   - Editing metadata is a paid PostHog feature (C(ingestion_taxonomy)); without it PostHog answers
     HTTP 402 to every change, and the module fails saying so. Tags also need the C(tagging) feature;
@@ -155,6 +173,14 @@ EXAMPLES = r"""
     tags: [onboarding, growth]
     owner: ada@example.com
     verified: true
+
+- name: Declare checkout_started before the app sends it, with the Checkout property group
+  posthog.admin.event_definition:
+    project_id: "{{ acme_web.projects[0].id }}"
+    name: checkout_started
+    description: A person opened the checkout
+    tags: [checkout]
+    property_groups: [Checkout]
 
 - name: Hide an internal test event (this also unverifies it)
   posthog.admin.event_definition:
@@ -197,7 +223,9 @@ EXAMPLES = r"""
 RETURN = r"""
 event_definition:
   description:
-    - The event definition as PostHog returns it after the task (in check mode, as it would be).
+    - The event definition as PostHog returns it after the task (in check mode, as it would be; a new
+      one has no C(id) yet).
+    - With O(property_groups), also C(property_groups), the names of the groups it carries.
     - Empty after O(state=absent).
   returned: unless O(event_definitions) is set
   type: dict

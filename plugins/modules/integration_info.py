@@ -15,9 +15,11 @@ version_added: 0.1.0
 description:
   - Lists the integrations of a project (oldest first), its connections to other services, such as
     the AWS keys or the Snowflake login a batch export writes with. Each has its C(id), C(kind),
-    C(display_name) and the C(name) it was given.
-  - PostHog's newest API keeps batch export credentials in integrations; a playbook finds the id
-    M(posthog.admin.batch_export) needs here (or gives the name as C(destination.integration)).
+    C(display_name) and C(name).
+  - C(name) is the name an integration was given, or, for the kinds PostHog keeps by their
+    connection, that connection (a Databricks host, C(user@host:port) of a PostgreSQL or Redshift
+    login, a service account, an Azure storage account), as M(posthog.admin.integration) names them -
+    what C(destination.integration) of M(posthog.admin.batch_export) takes (or the C(id)).
   - Secrets (keys, passwords) are never returned; PostHog keeps them write-only.
 author:
   - posthog.admin contributors (@posthog-admin)
@@ -38,15 +40,16 @@ options:
     type: str
   name:
     description:
-      - Only the integrations with this name (the name given when it was created, C(config.name)) or
-        display name (PostHog's C(display_name), or its part before the parenthesis).
+      - Only the integrations with this name (as RV(integrations[].name) says) or display name
+        (PostHog's C(display_name), or its part before the parenthesis).
     type: str
 notes:
   - Needs the scope C(integration:read).
   - One request per 100 integrations, or one GET with O(id).
-  - Integrations are created in PostHog (Project settings > Integrations), by an OAuth flow or a
-    credentials form; the collection has no module to create them.
+  - The credential kinds are created with M(posthog.admin.integration); the OAuth kinds (Slack,
+    GitHub ...) in PostHog's web app (Project settings > Integrations).
 seealso:
+  - module: posthog.admin.integration
   - module: posthog.admin.batch_export
 """
 
@@ -91,7 +94,7 @@ integrations:
       description: The kind of service.
       type: str
     name:
-      description: The name it was given (C(config.name)), else its display name.
+      description: The name it was given (C(config.name)), else the connection PostHog keeps it by, else its display name.
       type: str
     display_name:
       description: How PostHog shows it.

@@ -62,18 +62,25 @@ options:
         documented in unless an item names its own (default, the organization's first project).
       - C(settings) takes the settings of M(posthog.admin.organization); C(default_role) names the role
         new members get (set once the roles exist).
-      - C(projects), C(roles), C(domains), C(identity_provider_configs), C(proxy_records), C(batch_exports),
-        C(access_controls), C(hog_functions), C(plugins) and C(event_definitions) are lists whose items take
-        the options of one object of M(posthog.admin.project), M(posthog.admin.role), M(posthog.admin.domain),
+      - C(projects), C(roles), C(domains), C(identity_provider_configs), C(proxy_records), C(integrations),
+        C(batch_exports), C(access_controls), C(hog_functions), C(plugins), C(property_groups),
+        C(event_definitions) and C(property_definitions) are lists whose items take the options of one
+        object of M(posthog.admin.project), M(posthog.admin.role), M(posthog.admin.domain),
         M(posthog.admin.identity_provider_config) (PostHog's newest API only), M(posthog.admin.proxy_record),
-        M(posthog.admin.batch_export), M(posthog.admin.access_control) and M(posthog.admin.hog_function)
-        (PostHog's newest API only; each with its own C(project_id)), M(posthog.admin.pipeline_plugin) (with its C(family)) and
-        M(posthog.admin.event_definition) (with its own C(project_id));
-        C(roster) takes the options of M(posthog.admin.roster).
-      - Values of options those modules mark secret (destination credentials, an OIDC client secret) are
-        masked in the output.
-      - An event definition PostHog has not ingested yet is skipped with a warning (PostHog creates
-        definitions when it ingests the event).
+        M(posthog.admin.integration), M(posthog.admin.batch_export), M(posthog.admin.access_control) and
+        M(posthog.admin.hog_function) (PostHog's newest API only; each with its own C(project_id)),
+        M(posthog.admin.pipeline_plugin) (with its C(family)), M(posthog.admin.property_group),
+        M(posthog.admin.event_definition) and M(posthog.admin.property_definition) (each with its own
+        C(project_id)); C(roster) takes the options of M(posthog.admin.roster).
+      - What one part names in another is planned in order - an integration the document creates is
+        created before the exports that name it (its id known after apply), a property group before the
+        events that carry it - and deleting what another part still names (a group an event lists, keys
+        an export uses) is refused before any write.
+      - Values of options those modules mark secret (destination and integration credentials, an OIDC client
+        secret) are masked in the output.
+      - An event definition PostHog has not ingested yet is created on PostHog's newest API (older versions
+        refuse it); a property definition not ingested yet is skipped with a warning (PostHog defines
+        properties when it ingests them).
       - One of O(definition) and O(definition_file) is required.
     type: dict
   definition_file:
@@ -123,10 +130,11 @@ options:
   prune:
     description:
       - Also remove, in each part the document has, what it does not list - roles, domains, identity
-        provider configurations, proxy records, batch exports of every project, plugins of every family,
+        provider configurations, proxy records, integrations and batch exports of every project, property
+        groups of every project, plugins of every family,
         and people (as M(posthog.admin.roster) with its purge option, so never the API key's own user, and owners only with O(prune_owners)).
-      - Projects only with O(prune_projects) as well; event definitions never (PostHog makes them from
-        the events it ingests).
+      - Projects only with O(prune_projects) as well; event and property definitions never (PostHog makes
+        them from what it ingests); integrations made in PostHog's web app (Slack ...) never.
       - A part the document leaves out is never pruned; an empty list prunes everything in its part.
     type: bool
     default: false
@@ -145,8 +153,8 @@ options:
 notes:
   - Needs the scopes of the parts it manages (see each module); for all of them C(organization:write),
     C(organization_member:write), C(user:read), C(project:write), C(access_control:write),
-    C(batch_export:write), C(integration:read) (a batch export's integration named by name),
-    C(hog_function:write), C(plugin:write) and C(event_definition:write).
+    C(batch_export:write), C(integration:write), C(hog_function:write), C(plugin:write),
+    C(event_definition:write) and C(property_definition:write).
   - Fails before any request when any part of the document is wrong, naming each problem.
   - Plans the whole organization before the first write (a check-mode pass; each collection is read
     once, and the real run reuses those reads) and refuses, with nothing written, a plan that deletes

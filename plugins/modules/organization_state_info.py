@@ -18,13 +18,14 @@ description:
     settings, projects with their settings, roles with who holds them and the default role, domains
     with their single sign-on (and the TXT record of each domain not verified yet, in C(notes) and the
     file's comments), identity provider configurations (PostHog's newest API), the people (members and pending invites, with their levels), managed
-    reverse proxies, batch exports, pipeline plugins of every family, and the documented event
-    definitions of the organization's projects.
+    reverse proxies, the credential integrations and batch exports of every project, pipeline plugins of
+    every family, and each project's tracking plan - its property groups, its documented or declared
+    event definitions with the groups they carry, and its documented property definitions.
   - Applying the document back changes nothing; applying it to a new organization recreates it,
     secrets aside.
-  - Secrets cannot be read back (PostHog never returns destination credentials or an OIDC client
-    secret), so the document leaves them out, and C(notes) says which object needs which one to be
-    created again. No
+  - Secrets cannot be read back (PostHog never returns destination or integration credentials or an
+    OIDC client secret), so the document leaves them out, and C(notes) says which object needs which
+    one to be created again. No
     placeholder is ever written in their place.
   - With O(dest), also writes the document as commented YAML on the host that runs the task (the
     controller, for a play on V(localhost)); that file is the only thing this module changes.
@@ -55,8 +56,8 @@ options:
     type: path
 notes:
   - Needs the scopes C(organization:read), C(organization_member:read), C(project:read),
-    C(access_control:read), C(batch_export:read), C(integration:read), C(hog_function:read), C(plugin:read)
-    and C(event_definition:read). A part PostHog refuses or no longer has (the plugin
+    C(access_control:read), C(batch_export:read), C(integration:read), C(hog_function:read), C(plugin:read),
+    C(event_definition:read) and C(property_definition:read). A part PostHog refuses or no longer has (the plugin
     API on today's PostHog Cloud) is left out and named in C(notes).
   - Event definitions nobody documented (no description, tags, owner, and neither verified nor
     hidden) are left out; PostHog makes them from the events it ingests.
@@ -105,6 +106,7 @@ definition:
             prefix: events/
             region: eu-west-1
     plugins: []
+    property_groups: []
     event_definitions: []
 notes:
   description:

@@ -19,16 +19,15 @@ credentials inject. This script builds one:
 - an inventory with localhost as AWX's Demo Inventory has it;
 
 then `ansible-runner run` against a posthog-emulator on 127.0.0.1, at verbosity -vvv, for each of the
-emulator's profiles with the guide's document for it: ``posthog`` (PostHog's newest API: an AwsS3 export
-naming the integration acme-aws, which the guide says exists in Acme Analytics' project: made first
-through the emulator's control API, PostHog's web app's stand-in, until a module makes integrations) and
-``spec`` (an older PostHog: the S3 export with the keys the AWS credential injects). As the guide's job
+emulator's profiles with the guide's document for it: ``posthog`` (PostHog's newest API: the
+integration acme-aws the document declares, made by the role with the keys the AWS credential injects,
+and an AwsS3 export naming it) and ``spec`` (an older PostHog: the S3 export with those keys). As the guide's job
 template says: a check job, a run, and a run again that changes nothing; and all of it twice, the
 second time with posthog_admin_in_process: false in the job's extra variables (organization_state as a
 module process instead of in the controller's worker).
 
 It checks that the jobs succeeded, that PostHog has the organization and the export (with the
-integration, or with the secret access key the credential injected), and that neither the API key nor
+integration holding the keys the credential injected, or with those keys), and that neither the API key nor
 the secret access key appears in the jobs' events (artifacts/<job>/job_events/*.json: what AWX shows
 and stores) or their stdout, nor in any other artifact but `command`, where ansible-runner records the
 job's environment by design.
@@ -132,7 +131,8 @@ def leaks(root, needles, skip=()):
 
 
 RECAP = re.compile(r"^(\S+)\s*:\s*ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)", re.M)
-# The guide's organization document for each profile, by its first line; and whether the job injects AWS keys.
+# The guide's organization document for each profile, by its first line; and whether the export holds the
+# AWS keys the job's credential injects itself (an older PostHog), or writes with an integration holding them.
 CASES = [
     ("posthog", "organizations/acme-analytics.yml", False),
     ("spec", "organizations/acme-analytics.yml, for an older PostHog (credentials with the export)", True),
@@ -151,20 +151,6 @@ def call(url, method="GET", body=None, key=None):
     with urllib.request.urlopen(request, timeout=10) as response:
         text = response.read()
     return json.loads(text) if text else None
-
-
-def premise(emulator, declared):
-    """What the guide says exists before the posthog profile's job: the organization and, in its project,
-    the integration the export names (made in PostHog's web app; here through the control API)."""
-    key, url = emulator["api_key"], emulator["url"]
-    org = call(url + "/api/organizations/", "POST", {"name": declared["name"]}, key)
-    project = org["teams"][0]["id"] if org.get("teams") else org["projects"][0]["id"]
-    wanted = declared["batch_exports"][0]["destination"]["integration"]
-    call("%s/_emulator/projects/%s/integrations" % (url, project), "POST", {
-        "kind": "aws-s3", "integration_id": wanted, "config": {"name": wanted, "aws_account_id": "123456789012"},
-        "sensitive_config": {"aws_access_key_id": random_text("AKIA", 16).upper(),
-                             "aws_secret_access_key": random_text("awx-integration-secret-")}})
-    return project
 
 
 def run_job(release_bin, ee_env, pdd, ident, cmdline, started):
@@ -211,16 +197,13 @@ def run_case(args, blocks, profile, document, aws, way, extravars, work, started
         key = emulator["api_key"]
         organization = block(blocks, document)
         declared = yaml.safe_load(organization)["acme_analytics"]
-        project = premise(emulator, declared) if not aws else None
-
         # What the job's credentials inject: the guide's PostHog type, and AWX's Amazon Web Services.
         envvars = credential_env(blocks, dict(host=emulator["url"], api_key=key))
         needles = {"the API key": key}
-        if aws:
-            aws_key_id = random_text("AKIA", 16).upper()
-            aws_secret = random_text("awx-job-secret-")
-            envvars.update(AWS_ACCESS_KEY_ID=aws_key_id, AWS_SECRET_ACCESS_KEY=aws_secret)
-            needles["the S3 secret access key"] = aws_secret
+        aws_key_id = random_text("AKIA", 16).upper()
+        aws_secret = random_text("awx-job-secret-")
+        envvars.update(AWS_ACCESS_KEY_ID=aws_key_id, AWS_SECRET_ACCESS_KEY=aws_secret)
+        needles["the S3 secret access key"] = aws_secret
         write(os.path.join(pdd, "env", "envvars"), yaml.safe_dump(envvars))
         write(os.path.join(pdd, "env", "settings"), yaml.safe_dump({"job_timeout": 600}))
         if extravars:
@@ -267,7 +250,7 @@ def run_case(args, blocks, profile, document, aws, way, extravars, work, started
         for setting, value in declared["settings"].items():
             if org.get(setting) != value:
                 fail("the organization's %s is %r, not %r" % (setting, org.get(setting), value))
-        project = project or (org.get("teams") or org.get("projects"))[0]["id"]
+        project = (org.get("teams") or org.get("projects"))[0]["id"]
         route = "/api/projects/%s/batch_exports/" % project if not aws else \
             "/api/organizations/%s/batch_exports/" % org["id"]
         wanted = declared["batch_exports"][0]
@@ -287,7 +270,10 @@ def run_case(args, blocks, profile, document, aws, way, extravars, work, started
             if stored.get("type") != "AwsS3" or str(stored.get("integration")) not in [str(i) for i in named]:
                 fail("the export does not write with the integration %r: %s" % (
                     wanted["destination"]["integration"], json.dumps(stored)))
-            what = "the AwsS3 export %r, writing with the integration %r" % (
+            keys = call("%s/_emulator/integrations/%s" % (emulator["url"], named[0]))["sensitive_config"]
+            if keys != {"aws_access_key_id": aws_key_id, "aws_secret_access_key": aws_secret}:
+                fail("the integration %r does not hold the keys the AWS credential injected" % named[0])
+            what = "the AwsS3 export %r, writing with the integration %r the job created with the injected keys" % (
                 export[0]["name"], wanted["destination"]["integration"])
         print("awx-job:   PostHog has %r with its settings and %s; check, run, run again (changed=0)" % (org["name"], what))
         recorded = sorted(set(label for ident in ("job1", "job2", "job3")

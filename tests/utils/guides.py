@@ -78,6 +78,7 @@ GUIDES = [
     guide(RST + "guide_fleet.rst"),
     guide(RST + "guide_performance.rst"),
     guide(RST + "guide_plugins_to_hog_functions.rst"),
+    guide(RST + "guide_tracking_plan.rst"),
     guide(RST + "guide_posthog_differences.rst"),
     # ansible-runner as AWX runs a job, from the release tarball, on both profiles (tests/utils/awx_job.py)
     guide(RST + "guide_awx.rst", runner="make awx-job"),

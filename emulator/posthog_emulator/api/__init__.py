@@ -22,6 +22,8 @@ RESOURCE_MODULES = [
     "batch_exports",
     "pipeline_plugins",
     "event_definitions",
+    "property_definitions",
+    "event_schemas",
     "roles",
     "proxy_records",
     "integrations",

@@ -242,7 +242,31 @@ class EnterpriseEventDefinitionSerializer(EventDefinitionSerializer):
         return data
 
 
+class DefinitionViewMixin:
+    """What the event and property definition viewsets share: a definition is found by its UUID in the
+    project (an unknown or malformed id is 404), and the organization's ``ingestion_taxonomy`` feature
+    chooses the enterprise serializer."""
+
+    lookup_field = "id"
+    lookup_value_regex = r"[^/]+"
+
+    def is_enterprise(self) -> bool:
+        return TaxonomySettings.has(self.organization, "ingestion_taxonomy")
+
+    def get_object(self):
+        try:
+            definition_id = UUID(str(self.kwargs[self.lookup_field]))
+        except ValueError:
+            raise NotFound()
+        obj = self.get_queryset().filter(id=definition_id).first()
+        if obj is None:
+            raise NotFound()
+        self.check_object_permissions(self.request, obj)
+        return obj
+
+
 class EventDefinitionViewSet(
+    DefinitionViewMixin,
     ProjectNestedMixin,
     mixins.CreateModelMixin,
     mixins.ListModelMixin,
@@ -253,11 +277,6 @@ class EventDefinitionViewSet(
 ):
     scope_object = "event_definition"
     queryset = EventDefinition.objects.select_related("owner", "updated_by", "verified_by")
-    lookup_field = "id"
-    lookup_value_regex = r"[^/]+"
-
-    def is_enterprise(self) -> bool:
-        return TaxonomySettings.has(self.organization, "ingestion_taxonomy")
 
     def create(self, request, *args, **kwargs):
         if not profiles.is_posthog():
@@ -272,17 +291,6 @@ class EventDefinitionViewSet(
 
     def get_serializer_class(self):
         return EnterpriseEventDefinitionSerializer if self.is_enterprise() else EventDefinitionSerializer
-
-    def get_object(self):
-        try:
-            definition_id = UUID(str(self.kwargs[self.lookup_field]))
-        except ValueError:
-            raise NotFound()
-        obj = self.get_queryset().filter(id=definition_id).first()
-        if obj is None:
-            raise NotFound()
-        self.check_object_permissions(self.request, obj)
-        return obj
 
     def safely_get_queryset(self, queryset):
         if self.action != "list":

@@ -11,9 +11,13 @@ Where batch export credentials live in PostHog's newest code. As PostHog's ``Int
 * Create (201) from a credentials form, for the kinds of
   :data:`posthog_emulator.rules.integrations.API_KINDS` (``aws-s3``, ``s3-compatible``,
   ``snowflake``, ``databricks``, ``postgresql``, ``aws-redshift``, ``google-cloud-service-account``,
-  ``azure-blob``), with PostHog's messages; the kinds named by the user refuse a second one of the
-  same name (400 "An integration named 'x' already exists"), the others overwrite (upsert) the
-  existing one with the same external id. Other kinds are OAuth connections made in the web app:
+  ``azure-blob``), with PostHog's messages; the kinds named by the user (``aws-s3``,
+  ``s3-compatible``, ``snowflake``, a Redshift role or AWS keys) refuse a second one of the same name
+  (400 "An integration named 'x' already exists"), the others (kept by their connection: Databricks
+  host, PostgreSQL or Redshift login, service account, Azure storage account) overwrite (upsert) the
+  existing one with the same external id, keeping its id; overwriting needs a project admin (403
+  "Editing an existing integration requires project admin access."). Other kinds are OAuth
+  connections made in the web app:
   400 "Kind not supported" (the control API ``POST /_emulator/projects/<id>/integrations`` makes
   any kind). PostHog validates AWS keys with STS; the emulator records a made-up account id.
 * Delete (204), refused while a batch export uses it: 400 "This integration is used by batch
@@ -33,7 +37,14 @@ from posthog_emulator.api.shared import UserBasicSerializer, refused_action, rul
 from posthog_emulator.models import Integration, OrganizationMembership
 from posthog_emulator.permissions import membership_level
 from posthog_emulator.routing import ProjectNestedMixin, project_prefix
-from posthog_emulator.rules.integrations import ALL_KINDS, NAMED_KINDS, build, display_name, duplicate_name, in_use_message
+from posthog_emulator.rules.integrations import (
+    ALL_KINDS,
+    MESSAGE_OVERWRITE,
+    build,
+    display_name,
+    duplicate_name,
+    in_use_message,
+)
 
 
 class IntegrationSerializer(serializers.ModelSerializer):
@@ -54,21 +65,25 @@ class IntegrationSerializer(serializers.ModelSerializer):
         team = self.context["get_team"]()
         kind = validated_data["kind"]
         with rule_errors():
-            integration_id, config, sensitive = build(kind, validated_data.get("config") or {})
+            built = build(kind, validated_data.get("config") or {}, team.id)
         user = self.context["request"].user
-        existing = Integration.objects.filter(team=team, kind=kind, integration_id=integration_id).first()
+        existing = Integration.objects.filter(team=team, kind=kind, integration_id=built.integration_id).first()
         if existing is not None:
-            if kind in NAMED_KINDS:
-                raise ValidationError(duplicate_name(integration_id).detail)
-            existing.config, existing.sensitive_config = config, sensitive
-            existing.save(update_fields=["config", "sensitive_config"])
+            if built.named:
+                raise ValidationError(duplicate_name(built.integration_id).detail)
+            # an upsert of another's integration: a project admin only (IntegrationSerializer.create)
+            level = membership_level(user, team.organization) or 0
+            if level < OrganizationMembership.Level.ADMIN:
+                raise PermissionDenied(MESSAGE_OVERWRITE)
+            existing.config, existing.sensitive_config, existing.errors = built.config, built.sensitive, ""
+            existing.save(update_fields=["config", "sensitive_config", "errors"])
             return existing
         try:
             with transaction.atomic():
-                return Integration.objects.create(team=team, kind=kind, integration_id=integration_id, config=config,
-                                                  sensitive_config=sensitive, created_by=user)
+                return Integration.objects.create(team=team, kind=kind, integration_id=built.integration_id,
+                                                  config=built.config, sensitive_config=built.sensitive, created_by=user)
         except IntegrityError:
-            raise ValidationError(duplicate_name(integration_id).detail)
+            raise ValidationError(duplicate_name(built.integration_id).detail)
 
 
 class IntegrationViewSet(

@@ -65,7 +65,15 @@ from posthog_emulator.models.batch_exports import (
     BatchExportRun,
 )
 from posthog_emulator.models.plugins import Plugin, PluginActivity, PluginArchive, PluginConfig, PluginSourceFile
-from posthog_emulator.models.event_definitions import EventDefinition, TaxonomySettings
+from posthog_emulator.models.event_definitions import (
+    EventDefinition,
+    EventProperty,
+    EventSchema,
+    PropertyDefinition,
+    SchemaPropertyGroup,
+    SchemaPropertyGroupProperty,
+    TaxonomySettings,
+)
 from posthog_emulator.models.projects import SETTING_DEFAULTS, ProjectSettings
 from posthog_emulator.models.roles import Role, RoleMembership, assign_default_role
 from posthog_emulator.models.proxy_records import ProxyRecord
@@ -88,6 +96,8 @@ __all__ = [
     "DNSRecord",
     "EmulatorState",
     "EventDefinition",
+    "EventProperty",
+    "EventSchema",
     "FeatureFlags",
     "HogFunction",
     "IdentityProviderConfig",
@@ -105,10 +115,13 @@ __all__ = [
     "PluginConfig",
     "PluginSourceFile",
     "ProjectSettings",
+    "PropertyDefinition",
     "ProxyRecord",
     "Role",
     "RoleMembership",
     "SETTING_DEFAULTS",
+    "SchemaPropertyGroup",
+    "SchemaPropertyGroupProperty",
     "TaxonomySettings",
     "TeamAccessControlConfig",
     "Team",

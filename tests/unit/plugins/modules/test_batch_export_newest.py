@@ -92,7 +92,7 @@ def test_aws_keys_inline_are_refused_before_any_request_with_the_way_forward(ser
     result = run_module(batch_export, task)
     assert result["failed"] and server.requests == []
     assert "do not take: aws_access_key_id, aws_secret_access_key" in result["msg"]
-    assert "integration of kind aws-s3" in result["msg"] and "integration_info" in result["msg"]
+    assert "integration of kind aws-s3" in result["msg"] and "posthog.admin.integration (kind: aws-s3" in result["msg"]
 
 
 def test_create_without_an_integration_says_how_to_make_one(server, run_module):
@@ -101,7 +101,7 @@ def test_create_without_an_integration_says_how_to_make_one(server, run_module):
     del task["destination"]["integration"]
     result = run_module(batch_export, task)
     assert result["failed"] and "give destination.integration" in result["msg"]
-    assert "POST /api/projects/12/integrations/" in result["msg"]
+    assert "create one with posthog.admin.integration (kind: aws-s3" in result["msg"] and "in project 12" in result["msg"]
 
 
 def test_posthog_refusing_the_s3_type_explains_the_integration(server, run_module):

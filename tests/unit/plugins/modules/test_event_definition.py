@@ -117,9 +117,24 @@ def test_absent_deletes_then_finds_nothing(server, run_module):
     assert run_module.calls == [BY_NAME, "DELETE " + DETAIL, BY_NAME]
 
 
+def test_a_definition_not_ingested_is_created_by_name(server, run_module):
+    """PostHog's newest EventDefinitionViewSet mixes in CreateModelMixin (docs/posthog_facts.md §14.4)."""
+    created = definition(description="x", created_at=None, last_seen_at=None)
+    server.script((200, page(definition(name="signed_up_v2", id="x"))), (201, created))
+    result = run(run_module, name="signed_up", description="x")
+    assert result["changed"] is True and run_module.calls == [BY_NAME, "POST " + DEFINITIONS]
+    assert run_module.bodies("POST") == [{"name": "signed_up", "description": "x"}]
+
+
+def test_a_posthog_without_create_says_so(server, run_module):
+    server.script((200, page()), (405, {"type": "invalid_request", "code": "method_not_allowed",
+                                        "detail": 'Method "POST" not allowed.', "attr": None}))
+    result = run(run_module, name="signed_up", description="x")
+    assert result["failed"] and "this PostHog cannot create event definitions" in result["msg"]
+    assert "Send the event once" in result["msg"]
+
+
 @pytest.mark.parametrize("answer, args, words", [
-    ((200, page(definition(name="signed_up_v2"))), dict(name="signed_up", description="x"),
-     "PostHog has never ingested an event with this exact name in this project"),
     ((404, NOT_FOUND), dict(id=DEFINITION_ID, description="x"), "no event definition of that project has this id"),
     ((200, definition()), dict(id=DEFINITION_ID, name="renamed", description="x"),
      "is named 'signed_up', not 'renamed': PostHog cannot rename an event definition"),
@@ -163,3 +178,16 @@ def test_bad_items_fail_before_any_request_naming_each(run_module):
     assert "event_definitions[0] and event_definitions[1] name the same object" in msg
     assert "event_definitions[2] (event definition ' '): name must not be blank" in msg
     assert "event_definitions[3] (no name or id given): one of name or id is required" in msg
+
+
+def test_a_posthog_that_keeps_event_schemas_to_its_web_app_is_named(server, run_module):
+    """The one stored posthog/api/event_schema.py says scope_object "INTERNAL" (docs/posthog_facts.md §16.3):
+    a personal API key is refused; the task says where the groups are given instead."""
+    group = {"id": "g1", "name": "Checkout", "properties": [], "events": []}
+    server.script((200, page(definition())), (200, page(group)),
+                  (403, {"type": "authentication_error", "code": "permission_denied", "attr": None,
+                         "detail": "This action does not support Personal API Key access"}))
+    result = run(run_module, name="signed_up", property_groups=["Checkout"])
+    assert result["failed"] and run_module.calls[-1] == "POST /api/projects/7/event_schemas/"
+    assert "serves event schemas (the property groups an event carries) to its web app only" in result["msg"]
+    assert run_module.bodies("POST") == [{"event_definition": DEFINITION_ID, "property_group_id": "g1"}]

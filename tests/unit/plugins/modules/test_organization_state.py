@@ -129,10 +129,13 @@ def test_export_writes_commented_yaml_that_reads_back_as_the_document(server, ru
                   (200, dict(access_controls=[])), (200, dict(access_controls=[])),  # project 7's two lists
                   (200, page(dict(id="p1", domain="t.acme.example", status="valid"),
                              dict(id="p2", domain="e.acme.example", status="waiting", target_cname="p2.proxy.example"))),
+                  (200, page()),  # integrations
                   (200, page(*exports)), (200, page()),  # hog functions
                   (200, page()), (200, page()), (200, page()), (200, page()),
+                  (200, page()),  # property groups
                   (200, page(dict(id="e1", name="signed_up", description="A sign-up", tags=[]),
-                             dict(id="e2", name="noise"))))
+                             dict(id="e2", name="noise"))),
+                  (200, page()), (200, page()))  # event and person property definitions
     dest = tmp_path / "acme.yml"
     result = run_module(organization_state_info, dict(organization=ORG_ID, dest=str(dest)))
     assert not result["failed"], result["msg"]
@@ -169,14 +172,17 @@ def test_export_names_the_integration_an_export_writes_with(server, run_module):
         bucket_name="b", region="eu-west-1", prefix="p/")), timezone="Europe/Berlin", offset_hour=2, filters=[])
     server.script((200, ORG), (200, page()), (200, page()), (200, page()), (200, page()), (200, page()),
                   (200, page()), (200, dict(access_controls=[])), (200, dict(access_controls=[])),
-                  (200, page()), (200, page(newest)),
+                  (200, page()),
                   (200, page(dict(id=41, kind="aws-s3", config=dict(name="acme-aws")),
                              dict(id=42, kind="aws-s3", config=dict(name="other")))),
+                  (200, page(newest)),  # the integrations were read already (one request)
                   (200, page()),  # hog functions
-                  (200, page()), (200, page()), (200, page()), (200, page()), (200, page()))
+                  (200, page()), (200, page()), (200, page()), (200, page()), (200, page()), (200, page()),
+                  (200, page()), (200, page()))
     result = run_module(organization_state_info, dict(organization=ORG_ID))
     assert not result["failed"], result["msg"]
-    assert "GET /api/projects/7/integrations/?limit=500" in run_module.calls
+    assert run_module.calls.count("GET /api/projects/7/integrations/?limit=500") == 1
+    assert result["definition"]["integrations"] == [dict(kind="aws-s3", name="acme-aws"), dict(kind="aws-s3", name="other")]
     assert result["definition"]["batch_exports"] == [dict(
         name="Nightly", state="present", model="events", interval="day", timezone="Europe/Berlin", offset_hour=2,
         destination=dict(type="AwsS3", integration="acme-aws",
@@ -190,9 +196,9 @@ def test_the_export_leaves_out_every_destination_secret_a_server_echoes(server, 
         aws_secret_access_key=SECRET, password=SECRET, private_key=SECRET, token=SECRET)))
     server.script((200, ORG), (200, page()), (200, page()), (200, page()), (200, page()), (200, page()),
                   (200, page()), (200, dict(access_controls=[])), (200, dict(access_controls=[])),
-                  (200, page()), (200, page(echoed)), (200, page()),  # then hog functions, plugins
+                  (200, page()), (200, page()), (200, page(echoed)), (200, page()),  # then hog functions, plugins
                   (200, page()), (200, page()), (200, page()),
-                  (200, page()), (200, page()))
+                  (200, page()), (200, page()), (200, page()), (200, page()), (200, page()))
     result = run_module(organization_state_info, dict(organization=ORG_ID))
     assert not result["failed"], result["msg"]
     assert result["definition"]["batch_exports"][0]["destination"]["config"] == dict(
