@@ -109,25 +109,25 @@ options:
         elements: dict
         suboptions:
           name:
-            description: Like O(properties.name).
+            description: Like O(properties[].name).
             type: str
             required: true
           property_type:
-            description: Like O(properties.property_type).
+            description: Like O(properties[].property_type).
             type: str
             required: true
             choices: [DateTime, String, Numeric, Boolean, Object]
           is_required:
-            description: Like O(properties.is_required).
+            description: Like O(properties[].is_required).
             type: bool
           is_optional_in_types:
-            description: Like O(properties.is_optional_in_types).
+            description: Like O(properties[].is_optional_in_types).
             type: bool
           description:
-            description: Like O(properties.description).
+            description: Like O(properties[].description).
             type: str
           validation_rules:
-            description: Like O(properties.validation_rules).
+            description: Like O(properties[].validation_rules).
             type: dict
 notes:
   - Needs the scope C(event_definition:read), and C(event_definition:write) to change anything
