@@ -948,8 +948,9 @@ EVENT_DEFINITION = ModuleCase(
         BadInput({"name": "rel_signed_up", "owner": "bob"}, r"owner must be the email address of a member", "owner not an address"),
         BadInput({"name": "rel_signed_up", "project_id": "first"}, r"project_id must be a project's numeric id",
                  "malformed project id"),
-        BadInput({"name": "rel_never_seen", "description": "x"}, r"PostHog has never ingested an event with this exact name",
-                 "never ingested"),
+        # (An event never ingested is not bad input: PostHog's newest API creates it, and the spec's PostHog,
+        # which this emulator plays, refuses the POST with 405 - worded plainly, as the event_definition target
+        # and test_event_definition.py check.)
         BadInput({"name": "rel_signed_up", "owner": "ghost@example.com"}, r"owner ghost@example.com is not a member",
                  "owner not a member"),
         BadInput({"name": "rel_signed_up", "description": "x", "project_id": "999999"}, r"project 999999|HTTP 40[34]",
