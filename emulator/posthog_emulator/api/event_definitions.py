@@ -86,7 +86,19 @@ class EnterpriseFeatureException(APIException):
         )
 
 
-class _TaggedSerializerMixin:
+class TagsShownMixin:
+    """A definition's tags as PostHog answers them: only with the organization's ``tagging`` feature."""
+
+    def _tagging(self) -> bool:
+        return TaxonomySettings.has(self.context["get_team"]().organization, "tagging")
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["tags"] = list(instance.tags or []) if self._tagging() else []
+        return data
+
+
+class _TaggedSerializerMixin(TagsShownMixin):
     """Tags as ``TaggedItemSerializerMixin``: stored only with the ``tagging`` feature. Also the
     create path both serializers share (``EventDefinitionSerializer.validate_name`` and
     ``create``): the name is writable only when creating."""
@@ -112,13 +124,6 @@ class _TaggedSerializerMixin:
         )  # fmt: skip
         return definition
 
-    def _tagging(self) -> bool:
-        return TaxonomySettings.has(self.context["get_team"]().organization, "tagging")
-
-    def to_representation(self, instance):
-        data = super().to_representation(instance)
-        data["tags"] = list(instance.tags or []) if self._tagging() else []
-        return data
 
 
 class EventDefinitionSerializer(_TaggedSerializerMixin, ModelSerializer):

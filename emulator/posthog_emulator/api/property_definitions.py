@@ -28,9 +28,9 @@ from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from posthog_emulator.api.event_definitions import DefinitionViewMixin, EnterpriseFeatureException
+from posthog_emulator.api.event_definitions import DefinitionViewMixin, EnterpriseFeatureException, TagsShownMixin
 from posthog_emulator.api.shared import ModelSerializer, UserBasicSerializer, rule_errors
-from posthog_emulator.models import EventProperty, PropertyDefinition, TaxonomySettings
+from posthog_emulator.models import EventProperty, PropertyDefinition
 from posthog_emulator.routing import ProjectNestedMixin, project_prefix
 from posthog_emulator.rules.event_definitions import normalise_tags
 from posthog_emulator.rules.tracking_plan import (
@@ -48,7 +48,7 @@ class SeenTogetherQuerySerializer(serializers.Serializer):
     property_name = serializers.CharField(required=True)
 
 
-class PropertyDefinitionSerializer(ModelSerializer):
+class PropertyDefinitionSerializer(TagsShownMixin, ModelSerializer):
     """The open-source serializer: a free organization may change the property type, nothing else."""
 
     tags = serializers.ListField(child=serializers.CharField(allow_blank=True), required=False)
@@ -62,14 +62,6 @@ class PropertyDefinitionSerializer(ModelSerializer):
 
     def get_is_seen_on_filtered_events(self, obj):
         return None
-
-    def _tagging(self) -> bool:
-        return TaxonomySettings.has(self.context["get_team"]().organization, "tagging")
-
-    def to_representation(self, instance):
-        data = super().to_representation(instance)
-        data["tags"] = list(instance.tags or []) if self._tagging() else []
-        return data
 
     def validate(self, data):
         with rule_errors():

@@ -11,6 +11,7 @@ import json
 import re
 
 from posthog_emulator.rules import RuleError
+from posthog_emulator.rules.event_definitions import verification_changes
 
 #: ``PropertyType`` (``posthog/models/property_definition.py``).
 PROPERTY_TYPES = ("DateTime", "String", "Numeric", "Boolean", "Duration")
@@ -71,21 +72,11 @@ def check_hidden_and_verified(data: dict) -> None:
 
 def property_changes(data: dict, was_verified: bool, user, now) -> dict:
     """``EnterprisePropertyDefinitionSerializer.update``: hiding unverifies; verifying unhides and records
-    who and when (unless already verified); unverifying clears both; the type sets ``is_numerical``."""
-    data = {**data, "updated_by": user}
-    if data.get("hidden", False):
-        data.update(verified=False, verified_by=None, verified_at=None)
-    elif data.get("verified", False):
-        data["hidden"] = False
+    who and when (unless already verified); unverifying clears both - as an event definition's
+    (:func:`~posthog_emulator.rules.event_definitions.verification_changes`) -; the type sets ``is_numerical``."""
+    data = verification_changes(data, was_verified, user, now)
     if "property_type" in data:
         data["is_numerical"] = data["property_type"] == "Numeric"
-    if "verified" in data:
-        if data["verified"] and not was_verified:
-            data.update(verified_by=user, verified_at=now)
-        elif not data["verified"]:
-            data.update(verified_by=None, verified_at=None)
-        else:
-            data.pop("verified")  # re-verifying a verified property is ignored
     return data
 
 
